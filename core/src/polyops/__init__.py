@@ -1,0 +1,50 @@
+"""polyops: the Keras 3 ops API on any array framework, through backend plugins.
+
+Example:
+    >>> import polyops
+    >>> from polyops import ops
+    >>> ops.sum(ops.ones((2, 3)), axis=1)      # on the default backend (numpy)
+    >>> polyops.set_backend("torch")           # same code, torch tensors
+"""
+
+from . import config as config
+from . import ops as ops
+from ._dtypes import result_type as result_type
+from ._dtypes import standardize_dtype as standardize_dtype
+from ._function import Function as Function
+from ._op import KernelError as KernelError
+from ._op import MissingKernelError as MissingKernelError
+from ._op import Operation as Operation
+from ._registry import BackendLoadError as BackendLoadError
+from ._registry import BackendNotFoundError as BackendNotFoundError
+from ._registry import PolyopsPluginWarning as PolyopsPluginWarning
+from ._registry import available_backends as available_backends
+from ._registry import backend as backend
+from ._registry import register_backend as register_backend
+from ._registry import set_backend as set_backend
+from ._registry import use_backend as use_backend
+from ._shapes import broadcast_shapes as broadcast_shapes
+from ._symbolic import SymbolicTensor as SymbolicTensor
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BackendLoadError",
+    "BackendNotFoundError",
+    "Function",
+    "KernelError",
+    "MissingKernelError",
+    "Operation",
+    "PolyopsPluginWarning",
+    "SymbolicTensor",
+    "available_backends",
+    "backend",
+    "broadcast_shapes",
+    "config",
+    "ops",
+    "register_backend",
+    "result_type",
+    "set_backend",
+    "standardize_dtype",
+    "use_backend",
+]

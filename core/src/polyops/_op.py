@@ -1,0 +1,460 @@
+"""The Operation machinery: op records, generated public functions, eager entries.
+
+An op is declared once with `defop` (or a factory built on it).  The decorated
+function *is* the op's shape/dtype rule and also fixes the public signature; from
+it we generate:
+
+* the public function, with the same signature, which does exactly one thing:
+  ``(_current() or _default()).table[INDEX](*args)``;
+* an `Operation` subclass (``Add``, ``Matmul``...), usable as ``Add()(x1, x2)``.
+
+Per backend, the registry turns each op into an *entry*: a closure built once at
+load time around the backend's kernel (or the op's reference implementation).
+The entry sends symbolic inputs to the rule, converts and promotes concrete
+inputs, and calls the kernel.  Elementwise entries have a fast path for the
+common case (native tensors that already have the result dtype) that does two
+type checks and a set lookup, and creates no objects.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _dtypes, _promote
+from ._symbolic import Node, SymbolicTensor
+
+OPS: dict[str, "Op"] = {}
+"""Every op, by name, in definition order; ``op.index`` is its slot in a table."""
+
+_SCALARS = (bool, int, float, complex)
+
+
+class KernelError(RuntimeError):
+    """A backend's kernel failed on input that the op's rule accepts."""
+
+
+class MissingKernelError(NotImplementedError):
+    """The selected backend has neither a kernel nor a reference for the op."""
+
+
+class Op:
+    """The record of one op: its name, family, rule, reference and promotion kind."""
+
+    def __init__(self, name, family, rule, tensors, promote, ref, prepare, elementwise):
+        self.name = name
+        self.family = family
+        self.rule = rule
+        self.ref = ref
+        self.promote = promote
+        self.prepare = prepare
+        self.elementwise = elementwise  # "unary", "binary" or None
+        self.signature = inspect.signature(rule)
+        params = list(self.signature.parameters.values())
+        self.params = [p.name for p in params]
+        self.varargs = next(
+            (i for i, p in enumerate(params) if p.kind is p.VAR_POSITIONAL), None
+        )
+        self.tensors = tuple(tensors)  # names; "xs[]" marks a sequence of tensors
+        self.tensor_slots = tuple(
+            (self.params.index(t.rstrip("[]")), t.endswith("[]")) for t in self.tensors
+        )
+        self.index = len(OPS)
+        self.public: Callable[..., Any] = None  # type: ignore[assignment]
+        self.operation: type = None  # type: ignore[assignment]
+
+    @property
+    def primitive(self) -> bool:
+        return self.ref is None
+
+    def __repr__(self):
+        return f"<op {self.family}.{self.name}>"
+
+    # -- symbolic path ---------------------------------------------------------
+    def symbolic_call(self, args: tuple):
+        """Infer the output spec(s) from the rule and record a graph node."""
+        specs = _map_tensors(self, args, spec_of)
+        out = self.rule(*specs)
+        node = Node(self, tuple(args), out)
+        for t in _flat_outputs(out):
+            t._node = node
+        return out
+
+
+def _flat_outputs(out):
+    if isinstance(out, SymbolicTensor):
+        return (out,)
+    if isinstance(out, (tuple, list)):
+        return tuple(t for t in out if isinstance(t, SymbolicTensor))
+    return ()
+
+
+def _slot_values(op, args):
+    """(position, sub-index or None, value) for each tensor operand in ``args``."""
+    for pos, is_seq in op.tensor_slots:
+        if op.varargs is not None and pos == op.varargs:
+            for j in range(pos, len(args)):
+                yield j, None, args[j]
+        elif pos < len(args):
+            if is_seq:
+                for j, v in enumerate(args[pos]):
+                    yield pos, j, v
+            else:
+                yield pos, None, args[pos]
+
+
+def _map_tensors(op, args, fn):
+    """A copy of ``args`` with ``fn`` applied to every tensor operand."""
+    out = list(args)
+    seqs: dict[int, list] = {}
+    for pos, sub, v in _slot_values(op, args):
+        if v is None:
+            continue
+        if sub is None:
+            out[pos] = fn(v)
+        else:
+            seq = seqs.setdefault(pos, list(args[pos]))
+            seq[sub] = fn(v)
+    for pos, seq in seqs.items():
+        out[pos] = seq
+    return tuple(out)
+
+
+def _any_symbolic_operand(op, args) -> bool:
+    return any(isinstance(v, SymbolicTensor) for _, _, v in _slot_values(op, args))
+
+
+def spec_of(x):
+    """The SymbolicTensor spec of a value (SymbolicTensors and Python scalars pass through)."""
+    if isinstance(x, SymbolicTensor) or isinstance(x, _SCALARS):
+        return x
+    shape = getattr(x, "shape", None)
+    dtype = getattr(x, "dtype", None)
+    if shape is None or dtype is None:
+        arr = np.asarray(x)
+        shape, dtype = arr.shape, infer_dtype(arr)
+    else:
+        dtype = _dtypes.canonical(_dtypes.standardize_dtype(dtype))
+    spec = SymbolicTensor(tuple(shape), dtype)
+    spec._const = x
+    return spec
+
+
+def infer_dtype(x) -> str:
+    """The polyops dtype a value converts to: its own dtype demoted, or bool/int32/floatx."""
+    if isinstance(x, bool):
+        return "bool"
+    if isinstance(x, int):
+        return "int32"
+    if isinstance(x, float):
+        return _dtypes.config.floatx()
+    if isinstance(x, complex):
+        return "complex64"
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        arr = np.asarray(x)
+        if arr.dtype == object or arr.dtype.kind in "USV":
+            raise TypeError(f"convert_to_tensor: expected numeric data, got {x!r}")
+        dtype = arr.dtype
+        if dtype.kind == "f" and arr.size == 0 or dtype == np.float64:
+            return _dtypes.config.floatx()
+    return _dtypes.canonical(_dtypes.standardize_dtype(dtype))
+
+
+# -- eager entries ---------------------------------------------------------------
+
+
+def make_entry(op: Op, fn: Callable, backend) -> Callable:
+    """The eager callable for ``op`` on ``backend``: promotion + kernel ``fn``."""
+    rt = backend.runtime
+    native = rt.tensor_types
+    dtypes = rt.dtypes
+    convert = rt.convert_to_tensor
+    promote = op.promote
+    prepare = op.prepare
+    slots = op.tensor_slots
+    varargs = op.varargs
+    symbolic = op.symbolic_call
+
+    def fail(args, exc):
+        return _diagnose(op, backend, args, exc)
+
+    def general(*args):
+        # 1. symbolic inputs go to the rule
+        for pos, is_seq in slots:
+            if varargs is not None and pos == varargs:
+                vals = args[pos:]
+            elif pos >= len(args):
+                continue
+            else:
+                vals = args[pos] if is_seq else (args[pos],)
+            if is_seq and not isinstance(vals, (list, tuple)):
+                raise TypeError(
+                    f"{op.name}: expected a sequence of tensors for "
+                    f"'{op.params[pos]}', got {type(vals).__name__}"
+                )
+            for v in vals:
+                if isinstance(v, SymbolicTensor):
+                    return symbolic(args)
+        # 2. concrete inputs: find dtype keys, converting foreign values
+        values = []
+        keys = []
+        for pos, sub, v in _slot_values(op, args):
+            if v is None:
+                key = None
+            elif isinstance(v, _SCALARS):
+                key = _dtypes._WEAK_OF[type(v)]
+            elif isinstance(v, native):
+                key = dtypes.get(v.dtype)
+                if key is None:
+                    raise TypeError(f"{op.name}: unsupported dtype {v.dtype!r} on {rt.name}")
+            else:
+                key = _checked_infer(op, v)
+                v = convert(v, key)
+            values.append((pos, sub, v, key))
+            keys.append(key)
+        targets = promote(tuple(keys)) if promote is not None else keys
+        # 3. cast to the promoted dtypes
+        out = list(args)
+        for (pos, sub, v, key), target in zip(values, targets):
+            if v is not None and target is not None:
+                if key != target or not isinstance(v, native):
+                    v = convert(v, target)
+            elif isinstance(v, _SCALARS):
+                v = convert(v, _dtypes.result_type_of_keys((key,)))
+            if sub is None:
+                out[pos] = v
+            else:
+                if not isinstance(out[pos], list):
+                    out[pos] = list(out[pos])
+                out[pos][sub] = v
+        if prepare is not None:
+            out = prepare(*out)
+        try:
+            return fn(*out)
+        except Exception as exc:
+            raise fail(out, exc) from exc
+
+    if op.elementwise is None or promote is None:
+        return general
+
+    # Fast paths: the primary native type, inputs already of a dtype the op keeps as is.
+    T = native[0]
+    n = 1 if op.elementwise == "unary" else 2
+    ok = frozenset(nd for nd, c in dtypes.items() if promote((c,) * n) == (c,) * n)
+
+    if op.elementwise == "unary":
+
+        def unary(x):
+            if type(x) is T and x.dtype in ok:
+                try:
+                    return fn(x)
+                except Exception as exc:
+                    raise fail((x,), exc) from exc
+            return general(x)
+
+        return unary
+
+    def binary(x1, x2):
+        if type(x1) is T and type(x2) is T:
+            d = x1.dtype
+            if d is x2.dtype and d in ok:
+                try:
+                    return fn(x1, x2)
+                except Exception as exc:
+                    raise fail((x1, x2), exc) from exc
+        return general(x1, x2)
+
+    return binary
+
+
+def _checked_infer(op, v):
+    try:
+        return infer_dtype(v)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"{op.name}: expected a tensor, array or number, got {type(v).__name__} {v!r:.80}"
+        ) from exc
+
+
+def _diagnose(op, backend, args, exc):
+    """Turn a kernel failure into the op's own error, the same type on every backend."""
+    if isinstance(exc, (KernelError, MissingKernelError)):
+        return exc
+    try:
+        specs = _map_tensors(op, args, spec_of)
+        op.rule(*specs)
+    except (TypeError, ValueError) as rule_exc:
+        return rule_exc
+    except Exception:  # the rule itself could not cope; report the kernel's failure
+        pass
+    shapes = [
+        (getattr(v, "shape", None) and tuple(v.shape), str(getattr(v, "dtype", type(v).__name__)))
+        for _, _, v in _slot_values(op, args)
+    ]
+    return KernelError(
+        f"{op.name}: the {backend.name} kernel failed on inputs {shapes}: "
+        f"{type(exc).__name__}: {exc}"
+    )
+
+
+def missing_kernel(op: Op, backend) -> Callable:
+    def missing(*args):
+        raise MissingKernelError(
+            f"{op.name}: backend {backend.name!r} has no kernel for this op and the op "
+            f"has no reference implementation; install a plugin that provides it"
+        )
+
+    return missing
+
+
+# -- declaring ops -----------------------------------------------------------------
+
+_PUBLIC_TEMPLATE = """\
+def {name}({params}):
+    return (_current() or _default()).table[{index}]({call})
+"""
+
+
+def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
+    params = []
+    call = []
+    for p in op.signature.parameters.values():
+        if p.kind is p.VAR_POSITIONAL:
+            params.append("*" + p.name)
+            call.append("*" + p.name)
+        elif p.kind is p.KEYWORD_ONLY:
+            if not any(s.startswith("*") for s in params):
+                params.append("*")
+            params.append(p.name)
+            call.append(p.name)
+        elif p.kind is p.VAR_KEYWORD:
+            raise TypeError(f"{op.name}: ops take no **kwargs")
+        else:
+            params.append(p.name)
+            call.append(p.name)
+    src = _PUBLIC_TEMPLATE.format(
+        name=op.name, params=", ".join(params), index=op.index, call=", ".join(call)
+    )
+    exec(compile(src, f"<polyops.ops.{op.family}.{op.name}>", "exec"), namespace)
+    fn = namespace.pop(op.name)
+    fn.__defaults__ = rule.__defaults__
+    fn.__kwdefaults__ = rule.__kwdefaults__
+    fn.__doc__ = rule.__doc__
+    fn.__module__ = f"polyops.ops.{op.family}"
+    fn.__qualname__ = op.name
+    fn.__wrapped__ = rule
+    fn.op = op
+    fn.reference = lambda ref: _set_ref(op, ref)
+    return fn
+
+
+def _set_ref(op: Op, ref: Callable) -> Callable:
+    op.ref = ref
+    return ref
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=None,
+          elementwise=None, name=None):
+    """Declare an op from its rule; returns the generated public function.
+
+    Args:
+        family: "numpy", "nn", "core", ... (its module under `polyops.ops`).
+        tensors: names of the tensor parameters; "xs[]" for a sequence of tensors.
+        promote: a promotion kind from `polyops._promote` (None: no conversion).
+        prepare: optional eager hook ``(*args) -> args`` that validates and
+            canonicalizes static arguments (axes, dtypes) before the kernel.
+        elementwise: "unary" or "binary" to get the fast eager path.
+
+    The decorated function is the shape/dtype rule: it receives SymbolicTensors for
+    tensor operands (Python scalars stay scalars) and returns the output spec(s).
+    Attach a reference implementation with ``@public.reference``.
+    """
+    from . import _registry
+
+    def decorate(rule):
+        op_name = name or rule.__name__
+        if op_name in OPS:
+            raise ValueError(f"defop: op {op_name!r} is already defined")
+        op = Op(op_name, family, rule, tensors, promote, None, prepare, elementwise)
+        OPS[op_name] = op
+        ns = {"_current": _registry._CURRENT.get, "_default": _registry._default_backend}
+        op.public = _generate_public(op, rule, ns)
+        op.operation = _make_operation_class(op)
+        return op.public
+
+    return decorate
+
+
+# -- Operation classes -------------------------------------------------------------
+
+
+class Operation:
+    """An op as an object, as in Keras: ``Add()(x1, x2)``, ``Sum(axis=1)(x)``.
+
+    The constructor takes the op's non-tensor arguments, the call takes its
+    tensor arguments; calls work on concrete and on symbolic inputs.
+    """
+
+    op: Op
+
+    def __init__(self, *args, **kwargs):
+        static = [p for p in self.op.params if p not in self._tensor_names()]
+        bound = dict(zip(static, args))
+        if len(args) > len(static):
+            raise TypeError(f"{type(self).__name__}: expected at most {len(static)} arguments")
+        for k, v in kwargs.items():
+            if k not in static or k in bound:
+                raise TypeError(f"{type(self).__name__}: unexpected argument {k!r}")
+            bound[k] = v
+        self.attrs = bound
+
+    @classmethod
+    def _tensor_names(cls):
+        return {t.rstrip("[]") for t in cls.op.tensors}
+
+    def _args(self, tensors):
+        sig = self.op.signature
+        tensor_names = self._tensor_names()
+        args = []
+        it = iter(tensors)
+        for p in sig.parameters.values():
+            if p.kind is p.VAR_POSITIONAL:
+                args.extend(it)
+            elif p.name in tensor_names:
+                args.append(next(it, p.default if p.default is not p.empty else None))
+            elif p.name in self.attrs:
+                args.append(self.attrs[p.name])
+            elif p.default is not p.empty:
+                args.append(p.default)
+            else:
+                raise TypeError(f"{type(self).__name__}: missing argument {p.name!r}")
+        return args
+
+    def __call__(self, *tensors):
+        return self.op.public(*self._args(tensors))
+
+    def call(self, *tensors):
+        """Run on concrete inputs with the current backend."""
+        return self.op.public(*self._args(tensors))
+
+    def compute_output_spec(self, *tensors):
+        """The output spec(s) for input specs (SymbolicTensors), without recording."""
+        args = _map_tensors(self.op, tuple(self._args(tensors)), spec_of)
+        return self.op.rule(*args)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.attrs.items())})"
+
+
+def _make_operation_class(op: Op) -> type:
+    cls = type(_camel(op.name), (Operation,), {"op": op, "__doc__": op.rule.__doc__})
+    cls.__module__ = f"polyops.ops.{op.family}"
+    return cls
+

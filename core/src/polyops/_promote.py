@@ -1,0 +1,94 @@
+"""Promotion kinds: how an op maps its operands' dtype keys to the dtypes its kernel gets.
+
+An op declares one of these once; kernels then receive inputs already cast, and
+the op's shape/dtype rule uses the same function, so the symbolic dtype and the
+eager dtype cannot drift apart.  Keys are canonical dtypes or the weak names
+"int"/"float"/"complex" of Python scalars; ``None`` marks an absent operand.
+Every function returns one target dtype (or None: leave as is) per key.
+"""
+
+from __future__ import annotations
+
+from . import _dtypes, config
+
+_CACHE: dict = {}
+
+
+def cached(fn):
+    """Memoize a promotion kind on (keys, floatx); the eager slow path calls it per call."""
+
+    def promote(keys: tuple) -> tuple:
+        k = (fn, keys, config._FLOATX)
+        try:
+            return _CACHE[k]
+        except KeyError:
+            out = _CACHE[k] = fn(keys)
+            return out
+
+    promote.__name__ = fn.__name__
+    promote.__doc__ = fn.__doc__
+    promote.kind = fn  # type: ignore[attr-defined]
+    return promote
+
+
+def _present(keys):
+    return [k for k in keys if k is not None]
+
+
+def _each(keys, target):
+    return tuple(None if k is None else target for k in keys)
+
+
+@cached
+def same(keys):
+    """All operands to their common lattice dtype (add, maximum, where's branches...)."""
+    return _each(keys, _dtypes.result_type_of_keys(tuple(_present(keys))))
+
+
+@cached
+def floating(keys):
+    """Common dtype, then ints and bools to floatx (divide, exp, sqrt, mean...)."""
+    out = _dtypes.result_type_of_keys(tuple(_present(keys)))
+    if out not in _dtypes.FLOAT_TYPES and out not in _dtypes.COMPLEX_TYPES:
+        out = config.floatx()
+    return _each(keys, out)
+
+
+@cached
+def boolean(keys):
+    """Every operand to bool (logical_and, logical_not...)."""
+    return _each(keys, "bool")
+
+
+@cached
+def preserve(keys):
+    """Each operand keeps its own dtype, demoted to 32-bit (reshape, transpose, argmax...)."""
+    return tuple(None if k is None else _dtypes.result_type_of_keys((k,)) for k in keys)
+
+
+@cached
+def numeric(keys):
+    """Like `same`, but bool becomes int32 (sign, abs, negative accept no bool in Keras)."""
+    out = _dtypes.result_type_of_keys(tuple(_present(keys)))
+    return _each(keys, "int32" if out == "bool" else out)
+
+
+_SUM_WIDEN = {"bool": "int32", "int8": "int32", "int16": "int32", "uint8": "uint32", "uint16": "uint32"}
+
+
+@cached
+def accumulate(keys):
+    """Sums and products: bool and narrow ints widen to 32 bits, as JAX and Keras do."""
+    (out,) = preserve(keys)
+    return (_SUM_WIDEN.get(out, out),)
+
+
+@cached
+def matmul(keys):
+    """Matrix products: the common dtype, with int8 x int8 accumulating in int32 (Keras)."""
+    out = _dtypes.result_type_of_keys(tuple(keys))
+    return _each(keys, "int32" if out in ("int8", "uint8") else out)
+
+
+def clear() -> None:
+    _CACHE.clear()

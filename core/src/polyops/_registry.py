@@ -1,0 +1,389 @@
+"""Backend discovery, loading and selection.
+
+Discovery reads entry-point metadata only (group ``polyops.backends``); nothing
+is imported until a backend is selected.  Loading a backend registers its plugin
+(and any ``<backend>.<extra>`` contributors) with a pluggy PluginManager, asks
+for its Runtime and kernels, and builds one flat table ``op index -> entry``:
+the native kernel when a plugin has one, else the op's reference
+implementation, else an entry that raises `MissingKernelError`.  pluggy is used
+here only, never on the per-op path.
+
+Selection: `set_backend` sets the process-wide default and the current
+context's choice; `use_backend` scopes a choice in a ContextVar, so threads and
+asyncio tasks do not see each other's.  A thread that never chose sees the
+process-wide default.
+
+Environment:
+    POLYOPS_BACKEND: the default backend (else numpy when installed).
+    POLYOPS_DISABLE_PLUGIN_AUTOLOAD: when set (non-empty), no entry point is read;
+        backends come only from `register_backend`.
+    POLYOPS_ALLOWED_BACKENDS: comma-separated allowlist of backends that may load.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import threading
+import warnings
+from typing import Any
+
+ENTRY_POINT_GROUP = "polyops.backends"
+FIRST_PARTY = ("numpy", "jax", "tensorflow", "torch", "openvino")
+
+_CURRENT: contextvars.ContextVar = contextvars.ContextVar("polyops_backend", default=None)
+_LOCK = threading.RLock()
+_BACKENDS: dict[str, "Backend"] | None = None
+_EXTENSIONS: dict[str, list] = {}
+_PROBLEMS: list[str] = []
+_DEFAULT: "Backend | None" = None
+
+
+class PolyopsPluginWarning(UserWarning):
+    """A backend plugin was skipped (broken, incompatible or duplicated)."""
+
+
+class BackendNotFoundError(ValueError):
+    """The requested backend is not installed (or not allowed)."""
+
+
+class BackendLoadError(RuntimeError):
+    """The requested backend is installed but could not be loaded."""
+
+
+class Backend:
+    """One discovered backend: where it comes from, its state, and once loaded, its table."""
+
+    def __init__(self, name: str, entry_point=None, plugin=None):
+        self.name = name
+        self.entry_point = entry_point
+        self.plugin = plugin
+        dist = getattr(entry_point, "dist", None)
+        self.distribution = dist.name if dist is not None else None
+        self.version = dist.version if dist is not None else None
+        self.status = "not loaded"
+        self.error: str | None = None
+        self.runtime = None
+        self.table: list = []
+        self.sources: dict[str, str] = {}  # op name -> "native" | "reference" | "missing"
+
+    def __repr__(self):
+        return f"<polyops backend {self.name!r} {self.status}>"
+
+    # -- loading -------------------------------------------------------------------
+    def load(self) -> "Backend":
+        with _LOCK:
+            if self.status == "loaded":
+                return self
+            if self.status == "broken":
+                raise BackendLoadError(f"set_backend: backend {self.name!r} is broken: {self.error}")
+            try:
+                self._load()
+            except Exception as exc:
+                self.status = "broken"
+                self.error = f"{type(exc).__name__}: {exc}"
+                _PROBLEMS.append(f"{self.name}: {self.error}")
+                warnings.warn(
+                    f"polyops: backend {self.name!r} could not be loaded: {self.error}",
+                    PolyopsPluginWarning,
+                    stacklevel=3,
+                )
+                raise BackendLoadError(
+                    f"set_backend: backend {self.name!r} could not be loaded: {self.error}"
+                ) from exc
+            self.status = "loaded"
+            return self
+
+    def _load(self):
+        import pluggy
+
+        from . import _op, ops  # noqa: F401  (defines every op)
+        from .plugin import SUPPORTED_API_VERSIONS, BackendSpec
+
+        pm = pluggy.PluginManager("polyops")
+        pm.add_hookspecs(BackendSpec)
+        plugin = self.plugin if self.plugin is not None else self.entry_point.load()
+        self.plugin = plugin
+        _check_api_version(self.name, plugin, SUPPORTED_API_VERSIONS)
+        pm.register(plugin, name=self.name)
+        for ep in _EXTENSIONS.get(self.name, ()):
+            try:
+                extra = ep.load()
+                _check_api_version(ep.name, extra, SUPPORTED_API_VERSIONS)
+                pm.register(extra, name=ep.name)
+            except Exception as exc:
+                _report(f"{ep.name}: skipped: {type(exc).__name__}: {exc}")
+        pm.check_pending()
+        runtime = pm.hook.polyops_runtime(backend=self.name)
+        if runtime is None:
+            raise TypeError(f"plugin {plugin!r} returned no Runtime for {self.name!r}")
+        kernels: dict = {}
+        # pluggy calls the highest-priority implementation first; it must win.
+        for contribution in reversed(pm.hook.polyops_kernels(backend=self.name)):
+            kernels.update(contribution or {})
+        for name in sorted(set(kernels) - set(_op.OPS)):
+            _report(f"{self.name}: kernel for unknown op {name!r} ignored")
+        self.runtime = runtime
+        if self.version is None:
+            self.version = runtime.version
+        self.framework_version = runtime.version
+        table = []
+        for op in _op.OPS.values():
+            kernel = kernels.get(op.name)
+            if kernel is not None:
+                self.sources[op.name] = "native"
+            elif op.ref is not None:
+                kernel = op.ref
+                self.sources[op.name] = "reference"
+            else:
+                self.sources[op.name] = "missing"
+                table.append(_op.missing_kernel(op, self))
+                continue
+            table.append(_op.make_entry(op, kernel, self))
+        self.table = table
+
+
+def _check_api_version(name, plugin, supported):
+    version = getattr(plugin, "polyops_api_version", None)
+    if version is None:
+        raise TypeError(f"plugin {name!r} declares no polyops_api_version")
+    if version not in supported:
+        raise TypeError(
+            f"plugin {name!r} declares API version {version!r}; this polyops supports "
+            f"{sorted(supported)}"
+        )
+
+
+def _report(message: str) -> None:
+    _PROBLEMS.append(message)
+    warnings.warn(f"polyops: {message}", PolyopsPluginWarning, stacklevel=3)
+
+
+# -- discovery -----------------------------------------------------------------------
+
+
+def _allowed() -> set[str] | None:
+    raw = os.environ.get("POLYOPS_ALLOWED_BACKENDS")
+    if not raw:
+        return None
+    return {n.strip() for n in raw.split(",") if n.strip()}
+
+
+def _discover() -> dict[str, Backend]:
+    global _BACKENDS
+    if _BACKENDS is not None:
+        return _BACKENDS
+    with _LOCK:
+        if _BACKENDS is not None:
+            return _BACKENDS
+        found: dict[str, Backend] = {}
+        if not os.environ.get("POLYOPS_DISABLE_PLUGIN_AUTOLOAD"):
+            from importlib.metadata import entry_points
+
+            allowed = _allowed()
+            seen_values = set()
+            for ep in entry_points(group=ENTRY_POINT_GROUP):
+                base = ep.name.split(".", 1)[0]
+                if allowed is not None and base not in allowed:
+                    continue
+                if (ep.name, ep.value) in seen_values:  # the same dist seen twice on sys.path
+                    continue
+                seen_values.add((ep.name, ep.value))
+                if "." in ep.name:
+                    _EXTENSIONS.setdefault(base, []).append(ep)
+                elif ep.name in found:
+                    first = found[ep.name].distribution
+                    dist = ep.dist.name if ep.dist is not None else ep.value
+                    _report(
+                        f"backend name {ep.name!r} is registered by both {first} and "
+                        f"{dist}; {dist} is skipped"
+                    )
+                else:
+                    found[ep.name] = Backend(ep.name, entry_point=ep)
+        _BACKENDS = found
+        return found
+
+
+def register_backend(plugin: Any, name: str | None = None) -> None:
+    """Register a backend plugin object by hand (works with autoload disabled).
+
+    Example:
+        >>> import polyops_numpy
+        >>> polyops.register_backend(polyops_numpy.plugin)
+    """
+    name = name or getattr(plugin, "name", None)
+    if not name:
+        raise ValueError("register_backend: expected a plugin with a name, got no name")
+    backends = _discover()
+    with _LOCK:
+        if name in backends and backends[name].plugin is not plugin:
+            _report(f"backend name {name!r} is already registered; the new plugin is skipped")
+            return
+        backends[name] = Backend(name, plugin=plugin)
+
+
+def _missing_message(name: str) -> str:
+    installed = ", ".join(sorted(_discover())) or "none"
+    if name in FIRST_PARTY:
+        hint = f"install it with: pip install 'polyops[{name}]' (the polyops-{name} plugin)"
+    else:
+        hint = (
+            f"install a distribution that registers {name!r} in the entry-point group "
+            f"{ENTRY_POINT_GROUP!r}"
+        )
+    allowed = _allowed()
+    if allowed is not None and name not in allowed:
+        hint = f"it is not in POLYOPS_ALLOWED_BACKENDS={os.environ['POLYOPS_ALLOWED_BACKENDS']!r}"
+    return f"unknown backend {name!r}; installed backends: {installed}; {hint}"
+
+
+def get_backend(name: str) -> Backend:
+    """The loaded `Backend` called ``name`` (loading it on first use)."""
+    if not isinstance(name, str):
+        raise TypeError(f"set_backend: expected a backend name (str), got {name!r}")
+    backend = _discover().get(name)
+    if backend is None:
+        raise BackendNotFoundError(f"set_backend: {_missing_message(name)}")
+    if backend.status != "loaded":
+        backend.load()
+    return backend
+
+
+def _default_backend() -> Backend:
+    """The process-wide default backend, chosen and loaded on first need."""
+    global _DEFAULT
+    if _DEFAULT is not None:
+        return _DEFAULT
+    with _LOCK:
+        if _DEFAULT is None:
+            name = os.environ.get("POLYOPS_BACKEND")
+            if not name:
+                backends = _discover()
+                if not backends:
+                    return _symbolic_only()
+                name = "numpy" if "numpy" in backends else sorted(backends)[0]
+            _DEFAULT = get_backend(name)
+        return _DEFAULT
+
+
+_SYMBOLIC_ONLY: "Backend | None" = None
+
+
+def _symbolic_only() -> Backend:
+    """A stand-in used when no backend is installed: symbolic calls still infer."""
+    global _SYMBOLIC_ONLY
+    if _SYMBOLIC_ONLY is None:
+        from . import _op, ops  # noqa: F401
+
+        b = Backend("none")
+        b.status = "loaded"
+
+        def make(op):
+            def entry(*args):
+                if _op._any_symbolic_operand(op, args):
+                    return op.symbolic_call(args)
+                raise BackendNotFoundError(
+                    f"{op.name}: no backend is installed; install one, e.g. "
+                    "pip install 'polyops[numpy]'"
+                )
+
+            return entry
+
+        b.table = [make(op) for op in _op.OPS.values()]
+        _SYMBOLIC_ONLY = b
+    return _SYMBOLIC_ONLY
+
+
+def current() -> Backend:
+    """The Backend in effect here: this context's choice, else the process default."""
+    return _CURRENT.get() or _default_backend()
+
+
+# -- public selection API ------------------------------------------------------------
+
+
+def set_backend(name: str) -> None:
+    """Select the backend by name, process-wide and in the current context.
+
+    No module is reloaded; tensors created before stay valid.  Raises
+    `BackendNotFoundError` (a ValueError) listing the installed backends and the
+    pip extra to install when ``name`` is unknown.
+
+    Example:
+        >>> polyops.set_backend("jax")
+    """
+    global _DEFAULT
+    backend = get_backend(name)
+    with _LOCK:
+        _DEFAULT = backend
+    _CURRENT.set(backend)
+
+
+@contextlib.contextmanager
+def use_backend(name: str):
+    """Use a backend inside a ``with`` block only; isolated per thread and asyncio task.
+
+    Example:
+        >>> with polyops.use_backend("torch"):
+        ...     y = polyops.ops.add(1.0, 2.0)   # a torch tensor
+    """
+    token = _CURRENT.set(get_backend(name))
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def backend() -> str:
+    """The name of the backend in effect, as ``keras.backend.backend()``."""
+    return current().name
+
+
+def available_backends() -> list[str]:
+    """The names of the discovered backends (nothing is imported)."""
+    return sorted(_discover())
+
+
+def backends_report(load: bool = True) -> list[dict]:
+    """One dict per discovered backend: name, distribution, version, status, error.
+
+    With ``load=True`` each backend is loaded (its framework imported) so that
+    broken ones show why.
+    """
+    rows = []
+    for name, b in sorted(_discover().items()):
+        if load and b.status == "not loaded":
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", PolyopsPluginWarning)
+                    b.load()
+            except BackendLoadError:
+                pass
+        rows.append(
+            {
+                "name": name,
+                "distribution": b.distribution,
+                "version": b.version,
+                "framework": getattr(b, "framework_version", None),
+                "status": b.status,
+                "error": b.error,
+            }
+        )
+    return rows
+
+
+def problems() -> list[str]:
+    """Messages about skipped or broken plugins seen so far."""
+    _discover()
+    return list(_PROBLEMS)
+
+
+def _reset_for_tests() -> None:
+    """Forget discovery and the default (test helper; loaded tables are dropped)."""
+    global _BACKENDS, _DEFAULT
+    with _LOCK:
+        _BACKENDS = None
+        _DEFAULT = None
+        _EXTENSIONS.clear()
+        _PROBLEMS.clear()

@@ -1,0 +1,32 @@
+"""Global numeric configuration: floatx and epsilon, as in ``keras.config``."""
+
+from __future__ import annotations
+
+_FLOATX = "float32"
+_EPSILON = 1e-7
+
+
+def floatx() -> str:
+    """The default float dtype (``"float32"`` unless changed with `set_floatx`)."""
+    return _FLOATX
+
+
+def set_floatx(value: str) -> None:
+    """Set the default float dtype: one of float16, bfloat16, float32, float64."""
+    global _FLOATX
+    if value not in ("float16", "bfloat16", "float32", "float64"):
+        raise ValueError(
+            f"set_floatx: expected one of float16, bfloat16, float32, float64, got {value!r}"
+        )
+    _FLOATX = value
+
+
+def epsilon() -> float:
+    """The fuzz factor used in numeric expressions (1e-7 by default)."""
+    return _EPSILON
+
+
+def set_epsilon(value: float) -> None:
+    """Set the fuzz factor used in numeric expressions."""
+    global _EPSILON
+    _EPSILON = float(value)

@@ -1,0 +1,101 @@
+"""Shared pieces of the op families: spec helpers and the elementwise factories."""
+
+from __future__ import annotations
+
+import operator
+
+from .. import _dtypes, _promote, config
+from .._op import defop
+from .._shapes import broadcast_shapes
+from .._symbolic import SymbolicTensor
+
+_WEAK = {bool: "bool", int: "int", float: "float", complex: "complex"}
+
+
+def key(x) -> str:
+    """Promotion key of a rule operand: its dtype, or a weak name for a Python scalar."""
+    if isinstance(x, SymbolicTensor):
+        return x.dtype
+    return _WEAK[type(x)]
+
+
+def shape_of(x) -> tuple:
+    return x.shape if isinstance(x, SymbolicTensor) else ()
+
+
+def ndim_of(x) -> int:
+    return len(shape_of(x))
+
+
+def spec(shape, dtype) -> SymbolicTensor:
+    return SymbolicTensor(shape, dtype)
+
+
+def check_tensor(op: str, name: str, x) -> None:
+    if not isinstance(x, (SymbolicTensor, bool, int, float, complex)):
+        raise TypeError(f"{op}: expected a tensor for {name!r}, got {type(x).__name__}")
+
+
+def unary(name, *, family="numpy", promote=_promote.preserve, out=None, doc=""):
+    """Declare a one-operand elementwise op; ``out`` fixes the output dtype (e.g. "bool")."""
+
+    def rule(x):
+        check_tensor(name, "x", x)
+        (dtype,) = promote((key(x),))
+        return SymbolicTensor(shape_of(x), out or dtype)
+
+    rule.__name__ = rule.__qualname__ = name
+    rule.__doc__ = doc
+    return defop(family, tensors=("x",), promote=promote, elementwise="unary")(rule)
+
+
+def binary(name, *, family="numpy", promote=_promote.same, out=None, doc=""):
+    """Declare a two-operand broadcasting elementwise op."""
+
+    def rule(x1, x2):
+        check_tensor(name, "x1", x1)
+        check_tensor(name, "x2", x2)
+        dtype, _ = promote((key(x1), key(x2)))
+        return SymbolicTensor(broadcast_shapes(shape_of(x1), shape_of(x2), op=name), out or dtype)
+
+    rule.__name__ = rule.__qualname__ = name
+    rule.__doc__ = doc
+    return defop(family, tensors=("x1", "x2"), promote=promote, elementwise="binary")(rule)
+
+
+def dtype_arg(op: str, dtype, default=None):
+    """A ``dtype=`` argument as a canonical string (None -> ``default`` or floatx)."""
+    if dtype is None:
+        return default or config.floatx()
+    try:
+        return _dtypes.standardize_dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{op}: expected a dtype, got dtype={dtype!r}") from None
+
+
+def int_arg(op: str, name: str, value) -> int:
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{op}: expected an integer {name}, got {name}={value!r}") from None
+
+
+
+
+
+def exports(namespace: dict, family: str) -> list[str]:
+    """The public names of a family module: its ops, aliases, functions and Operation classes.
+
+    Adds each op's Operation class (``Add``, ``Sum``...) to ``namespace`` too.
+    """
+    module = f"polyops.ops.{family}"
+    names = []
+    for name, value in list(namespace.items()):
+        if name.startswith("_") or not callable(value) or getattr(value, "__module__", None) != module:
+            continue
+        names.append(name)
+        op = getattr(value, "op", None)
+        if op is not None and op.name == name:
+            namespace[op.operation.__name__] = op.operation
+            names.append(op.operation.__name__)
+    return sorted(set(names))

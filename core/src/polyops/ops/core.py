@@ -1,0 +1,139 @@
+"""Core ops (``keras.ops.core``): dtype and shape queries, casts, conversions."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtypes
+from .._op import defop, infer_dtype
+from .._symbolic import SymbolicTensor
+from ._base import dtype_arg, shape_of, spec
+
+
+def shape(x) -> tuple:
+    """The shape of ``x`` as a tuple (None for unknown dims of a SymbolicTensor).
+
+    Keras: ``keras.ops.shape``.  NumPy: ``np.shape``.
+
+    Example:
+        >>> polyops.ops.shape(polyops.ops.zeros((2, 3)))
+        (2, 3)
+    """
+    if isinstance(x, SymbolicTensor):
+        return x.shape
+    s = getattr(x, "shape", None)
+    if s is None:
+        return np.shape(x)
+    return tuple(s)
+
+
+def dtype(x) -> str:
+    """The canonical dtype string of ``x`` ("float32", "int32", ...).
+
+    Example:
+        >>> polyops.ops.dtype(polyops.ops.ones((1,)))
+        'float32'
+    """
+    if isinstance(x, SymbolicTensor):
+        return x.dtype
+    d = getattr(x, "dtype", None)
+    return infer_dtype(x) if d is None else _dtypes.standardize_dtype(d)
+
+
+def _cast_prepare(x, dtype):
+    return x, dtype_arg("cast", dtype) if dtype is not None else _none_dtype()
+
+
+def _none_dtype():
+    raise TypeError("cast: expected a dtype, got dtype=None")
+
+
+@defop("core", tensors=("x",), promote=None, prepare=_cast_prepare)
+def cast(x, dtype):
+    """Cast a tensor to ``dtype`` (honoured exactly, 64-bit included).  NumPy: ``x.astype``.
+
+    Example:
+        >>> polyops.ops.cast(polyops.ops.arange(3), "float16")
+    """
+    if dtype is None:
+        _none_dtype()
+    return spec(shape_of(x), dtype_arg("cast", dtype))
+
+
+def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+    """Convert a value (array, list, scalar, another framework's tensor) to a backend tensor.
+
+    ``dtype=None`` keeps a tensor's dtype (64-bit demoted to 32-bit) and gives
+    bool/int32/floatx for Python data.  ``sparse`` and ``ragged`` are accepted
+    for Keras compatibility; polyops tensors are dense.
+
+    Example:
+        >>> polyops.ops.convert_to_tensor([1, 2])   # int32 tensor of the current backend
+    """
+    if sparse or ragged:
+        raise ValueError("convert_to_tensor: sparse and ragged tensors are not supported")
+    if isinstance(x, SymbolicTensor):
+        return x if dtype is None else cast(x, dtype)
+    from .._registry import current
+
+    rt = current().runtime
+    if dtype is not None:
+        target = dtype_arg("convert_to_tensor", dtype)
+    elif isinstance(x, rt.tensor_types):
+        native = rt.dtypes.get(x.dtype)
+        if native is None:
+            raise TypeError(f"convert_to_tensor: unsupported dtype {x.dtype!r} on {rt.name}")
+        target = _dtypes.canonical(native)
+        if target == native:
+            return x
+    else:
+        try:
+            target = infer_dtype(x)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"convert_to_tensor: expected array-like data, got {x!r:.80}") from exc
+    return rt.convert_to_tensor(x, target)
+
+
+def convert_to_numpy(x):
+    """Copy (or view) a tensor as a ``numpy.ndarray``; bfloat16 comes as ml_dtypes.bfloat16.
+
+    Raises TypeError for a SymbolicTensor, whose value does not exist yet.
+
+    Example:
+        >>> polyops.ops.convert_to_numpy(polyops.ops.ones((2,)))
+        array([1., 1.], dtype=float32)
+    """
+    if isinstance(x, SymbolicTensor):
+        raise TypeError(
+            f"convert_to_numpy: expected a concrete tensor, got a SymbolicTensor "
+            f"{x.shape} {x.dtype}; run the graph with polyops.Function first"
+        )
+    from .._registry import current
+
+    rt = current().runtime
+    if isinstance(x, rt.tensor_types):
+        return rt.convert_to_numpy(x)
+    for b in _loaded_backends():
+        if isinstance(x, b.runtime.tensor_types):
+            return b.runtime.convert_to_numpy(x)
+    return np.asarray(x)
+
+
+def _loaded_backends():
+    from .._registry import _discover
+
+    return [b for b in _discover().values() if b.status == "loaded"]
+
+
+def is_tensor(x) -> bool:
+    """Whether ``x`` is a tensor of the current backend (or a SymbolicTensor)."""
+    if isinstance(x, SymbolicTensor):
+        return True
+    from .._registry import current
+
+    return isinstance(x, current().runtime.tensor_types)
+
+
+from ._base import exports as _exports  # noqa: E402
+
+__all__ = _exports(globals(), "core")

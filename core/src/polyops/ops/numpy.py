@@ -1,0 +1,962 @@
+"""NumPy-compatible ops (``keras.ops.numpy``).
+
+Each op is one block: public function + shape/dtype rule (the decorated body) +,
+unless it is a primitive, its reference implementation written with
+`polyops.ops` calls only.  Elementwise ops are one line through a factory.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import operator
+
+from .. import _dtypes, _promote, config
+from .._op import defop
+from .._shapes import (
+    broadcast_shapes,
+    canonicalize_axes,
+    canonicalize_axis,
+    normalize_shape,
+    reduce_shape,
+    size_of,
+)
+from .._symbolic import SymbolicTensor
+from ._base import binary, dtype_arg, int_arg, key, shape_of, spec, unary
+from .core import shape as _shape_of
+
+_bsum = builtins.sum  # the module shadows sum, any, all, max, min, abs, round
+
+# ===== creation =====================================================================
+
+
+def _full_prepare(shape, fill_value, dtype=None):
+    if isinstance(fill_value, SymbolicTensor):
+        raise TypeError("full: expected a Python scalar fill_value, got a SymbolicTensor")
+    return normalize_shape(shape, "full"), fill_value, dtype_arg("full", dtype)
+
+
+@defop("numpy", tensors=(), promote=None, prepare=_full_prepare)
+def full(shape, fill_value, dtype=None):
+    """Return a new tensor of given shape and dtype, filled with ``fill_value``.
+
+    NumPy: ``np.full``.  ``dtype=None`` means floatx.
+
+    Example:
+        >>> polyops.ops.full((2,), 7, dtype="int32")   # [7, 7]
+    """
+    shape, _, dtype = _full_prepare(shape, fill_value, dtype)
+    if None in shape:
+        raise ValueError(f"full: expected a fully known shape, got {shape}")
+    return spec(shape, dtype)
+
+
+@defop("numpy", tensors=(), promote=None)
+def zeros(shape, dtype=None):
+    """Return a new tensor of given shape and dtype, filled with zeros.  NumPy: ``np.zeros``.
+
+    Example:
+        >>> polyops.ops.zeros((2, 3))   # float32
+    """
+    return full(shape, 0, dtype)
+
+
+@zeros.reference
+def _zeros_ref(shape, dtype=None):
+    return full(shape, 0, dtype)
+
+
+@defop("numpy", tensors=(), promote=None)
+def ones(shape, dtype=None):
+    """Return a new tensor of given shape and dtype, filled with ones.  NumPy: ``np.ones``.
+
+    Example:
+        >>> polyops.ops.ones((2,), dtype="int8")
+    """
+    return full(shape, 1, dtype)
+
+
+@ones.reference
+def _ones_ref(shape, dtype=None):
+    return full(shape, 1, dtype)
+
+
+def _like_dtype(op, x, dtype):
+    return dtype_arg(op, dtype, default=x.dtype if isinstance(x, SymbolicTensor) else None)
+
+
+@defop("numpy", tensors=("x",))
+def full_like(x, fill_value, dtype=None):
+    """A tensor shaped like ``x`` filled with ``fill_value``; dtype defaults to ``x``'s.
+
+    NumPy: ``np.full_like``.
+
+    Example:
+        >>> polyops.ops.full_like(polyops.ops.ones((2,)), 3.0)   # [3., 3.]
+    """
+    return spec(shape_of(x), _like_dtype("full_like", x, dtype))
+
+
+@full_like.reference
+def _full_like_ref(x, fill_value, dtype=None):
+    return full(_shape_of(x), fill_value, dtype or _dtypes.standardize_dtype(x.dtype))
+
+
+@defop("numpy", tensors=("x",))
+def zeros_like(x, dtype=None):
+    """A tensor of zeros shaped like ``x``.  NumPy: ``np.zeros_like``.
+
+    Example:
+        >>> polyops.ops.zeros_like(polyops.ops.ones((2, 2)))
+    """
+    return spec(shape_of(x), _like_dtype("zeros_like", x, dtype))
+
+
+@zeros_like.reference
+def _zeros_like_ref(x, dtype=None):
+    return full(_shape_of(x), 0, dtype or _dtypes.standardize_dtype(x.dtype))
+
+
+@defop("numpy", tensors=("x",))
+def ones_like(x, dtype=None):
+    """A tensor of ones shaped like ``x``.  NumPy: ``np.ones_like``.
+
+    Example:
+        >>> polyops.ops.ones_like(polyops.ops.zeros((3,), dtype="int32"))
+    """
+    return spec(shape_of(x), _like_dtype("ones_like", x, dtype))
+
+
+@ones_like.reference
+def _ones_like_ref(x, dtype=None):
+    return full(_shape_of(x), 1, dtype or _dtypes.standardize_dtype(x.dtype))
+
+
+def _arange_prepare(start, stop=None, step=None, dtype=None):
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        step = 1
+    for name, v in (("start", start), ("stop", stop), ("step", step)):
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise TypeError(f"arange: expected a Python number for {name}, got {name}={v!r}")
+    if step == 0:
+        raise ValueError("arange: expected a non-zero step, got step=0")
+    if dtype is None:
+        floats = builtins.any(isinstance(v, float) for v in (start, stop, step))
+        dtype = config.floatx() if floats else "int32"
+    return start, stop, step, dtype_arg("arange", dtype)
+
+
+@defop("numpy", tensors=(), promote=None, prepare=_arange_prepare)
+def arange(start, stop=None, step=None, dtype=None):
+    """Evenly spaced values in ``[start, stop)``.  NumPy: ``np.arange``.
+
+    With one argument it is the stop.  ``dtype=None`` gives int32 for int
+    arguments and floatx when any is a float.
+
+    Example:
+        >>> polyops.ops.arange(1, 7, 2)   # [1, 3, 5] int32
+    """
+    start, stop, step, dtype = _arange_prepare(start, stop, step, dtype)
+    return spec((builtins.max(0, math.ceil((stop - start) / step)),), dtype)
+
+
+def _linspace_check(start, stop, num):
+    for name, v in (("start", start), ("stop", stop)):
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise TypeError(f"linspace: expected a Python number for {name}, got {name}={v!r}")
+    num = int_arg("linspace", "num", num)
+    if num < 0:
+        raise ValueError(f"linspace: expected num >= 0, got num={num}")
+    return num
+
+
+@defop("numpy", tensors=(), promote=None)
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    """``num`` evenly spaced numbers over ``[start, stop]``.  NumPy: ``np.linspace``.
+
+    ``start`` and ``stop`` are Python numbers; ``axis`` is accepted for Keras
+    compatibility and only 0 is meaningful for scalar endpoints.
+
+    Example:
+        >>> polyops.ops.linspace(0, 1, 5)   # [0., .25, .5, .75, 1.]
+    """
+    num = _linspace_check(start, stop, num)
+    out = spec((num,), dtype_arg("linspace", dtype))
+    return (out, float((stop - start) / builtins.max(num - int(bool(endpoint)), 1))) if retstep else out
+
+
+@linspace.reference
+def _linspace_ref(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    num = _linspace_check(start, stop, num)
+    dtype = dtype_arg("linspace", dtype)
+    div = num - 1 if endpoint else num
+    step = (stop - start) / div if div > 0 else 0.0
+    work = "float32" if dtype not in _dtypes.FLOAT_TYPES else dtype
+    values = add(multiply(arange(0, num, 1, dtype=work), step), start)
+    if endpoint and num > 1:
+        values = where(equal(arange(0, num, 1), num - 1), full((num,), stop, work), values)
+    values = values if work == dtype else cast_(values, dtype)
+    return (values, step) if retstep else values
+
+
+def _eye_args(N, M, k, dtype):
+    N = int_arg("eye", "N", N)
+    M = N if M is None else int_arg("eye", "M", M)
+    if N < 0 or M < 0:
+        raise ValueError(f"eye: expected non-negative N and M, got N={N}, M={M}")
+    return N, M, int_arg("eye", "k", k), dtype_arg("eye", dtype)
+
+
+@defop("numpy", tensors=(), promote=None)
+def eye(N, M=None, k=0, dtype=None):
+    """A 2-D tensor with ones on the ``k``-th diagonal and zeros elsewhere.  NumPy: ``np.eye``.
+
+    Example:
+        >>> polyops.ops.eye(2, 3, k=1)
+    """
+    N, M, k, dtype = _eye_args(N, M, k, dtype)
+    return spec((N, M), dtype)
+
+
+@eye.reference
+def _eye_ref(N, M=None, k=0, dtype=None):
+    N, M, k, dtype = _eye_args(N, M, k, dtype)
+    rows = reshape(arange(0, N, 1), (N, 1))
+    return cast_(equal(add(rows, k), reshape(arange(0, M, 1), (1, M))), dtype)
+
+
+# ===== elementwise ==================================================================
+
+abs = unary("abs", doc="Absolute value, element-wise.  NumPy: ``np.abs``.\n\n"
+            "Example:\n    >>> polyops.ops.abs(polyops.ops.arange(-2, 1))   # [2, 1, 0]")
+absolute = abs
+negative = unary("negative", promote=_promote.numeric, doc="Numerical negative, element-wise; bool becomes int32.  NumPy: ``np.negative``.")
+exp = unary("exp", promote=_promote.floating, doc="Exponential; ints and bools compute in floatx.  NumPy: ``np.exp``.")
+log = unary("log", promote=_promote.floating, doc="Natural logarithm.  NumPy: ``np.log``.")
+sqrt = unary("sqrt", promote=_promote.floating, doc="Non-negative square root.  NumPy: ``np.sqrt``.")
+sin = unary("sin", promote=_promote.floating, doc="Sine, element-wise.  NumPy: ``np.sin``.")
+cos = unary("cos", promote=_promote.floating, doc="Cosine, element-wise.  NumPy: ``np.cos``.")
+tanh = unary("tanh", promote=_promote.floating, doc="Hyperbolic tangent.  NumPy: ``np.tanh``.")
+sign = unary("sign", promote=_promote.numeric, doc="-1, 0 or 1 by sign; bool becomes int32.  NumPy: ``np.sign``.")
+floor = unary("floor", promote=_promote.floating, doc="Floor, in floating point.  NumPy: ``np.floor``.")
+ceil = unary("ceil", promote=_promote.floating, doc="Ceiling, in floating point.  NumPy: ``np.ceil``.")
+square = unary("square", promote=_promote.numeric, doc="``x * x``; bool becomes int32.  NumPy: ``np.square``.")
+
+
+@square.reference
+def _square_ref(x):
+    return multiply(x, x)
+
+
+def _round_prepare(x, decimals=0):
+    return x, int_arg("round", "decimals", decimals)
+
+
+@defop("numpy", tensors=("x",), prepare=_round_prepare)
+def round(x, decimals=0):
+    """Round half to even to ``decimals`` places.  NumPy: ``np.round``.
+
+    Example:
+        >>> polyops.ops.round(polyops.ops.convert_to_tensor([0.5, 1.5, 2.25]), 1)
+    """
+    int_arg("round", "decimals", decimals)
+    return spec(shape_of(x), _promote.preserve((key(x),))[0])
+
+
+add = binary("add", doc="Add arguments element-wise.  NumPy: ``np.add``.\n\n"
+             "Example:\n    >>> polyops.ops.add(polyops.ops.ones((2,)), 1)   # [2., 2.]")
+subtract = binary("subtract", doc="Subtract arguments element-wise.  NumPy: ``np.subtract``.")
+multiply = binary("multiply", doc="Multiply arguments element-wise.  NumPy: ``np.multiply``.")
+divide = binary("divide", promote=_promote.floating, doc="True division; ints divide in floatx.  NumPy: ``np.divide``.")
+true_divide = divide
+floor_divide = binary("floor_divide", doc="Largest integer not above ``x1 / x2``.  NumPy: ``np.floor_divide``.")
+mod = binary("mod", doc="Remainder with the sign of the divisor.  NumPy: ``np.mod``.")
+power = binary("power", doc="``x1 ** x2`` element-wise.  NumPy: ``np.power``.")
+maximum = binary("maximum", doc="Element-wise maximum; NaN propagates.  NumPy: ``np.maximum``.")
+minimum = binary("minimum", doc="Element-wise minimum; NaN propagates.  NumPy: ``np.minimum``.")
+
+
+def _clip_promote_fn(keys):
+    (target,) = _promote.numeric((keys[0],))
+    return (target,) + tuple(None if k is None else target for k in keys[1:])
+
+
+_clip_promote = _promote.cached(_clip_promote_fn)
+
+
+@defop("numpy", tensors=("x", "x_min", "x_max"), promote=_clip_promote)
+def clip(x, x_min, x_max):
+    """Limit values to ``[x_min, x_max]``; the result keeps ``x``'s dtype (bool -> int32).
+
+    NumPy: ``np.clip``.
+
+    Example:
+        >>> polyops.ops.clip(polyops.ops.arange(5), 1, 3)   # [1, 1, 2, 3, 3]
+    """
+    target = _clip_promote((key(x), key(x_min), key(x_max)))[0]
+    return spec(broadcast_shapes(shape_of(x), shape_of(x_min), shape_of(x_max), op="clip"), target)
+
+
+@clip.reference
+def _clip_ref(x, x_min, x_max):
+    return minimum(maximum(x, x_min), x_max)
+
+
+# ===== comparison and logic =========================================================
+
+equal = binary("equal", out="bool", doc="``x1 == x2`` element-wise.  NumPy: ``np.equal``.")
+not_equal = binary("not_equal", out="bool", doc="``x1 != x2`` element-wise.  NumPy: ``np.not_equal``.")
+less = binary("less", out="bool", doc="``x1 < x2`` element-wise.  NumPy: ``np.less``.")
+less_equal = binary("less_equal", out="bool", doc="``x1 <= x2`` element-wise.  NumPy: ``np.less_equal``.")
+greater = binary("greater", out="bool", doc="``x1 > x2`` element-wise.  NumPy: ``np.greater``.")
+greater_equal = binary("greater_equal", out="bool", doc="``x1 >= x2`` element-wise.  NumPy: ``np.greater_equal``.")
+logical_and = binary("logical_and", promote=_promote.boolean, doc="Truth of ``x1 AND x2``.  NumPy: ``np.logical_and``.")
+logical_or = binary("logical_or", promote=_promote.boolean, doc="Truth of ``x1 OR x2``.  NumPy: ``np.logical_or``.")
+logical_not = unary("logical_not", promote=_promote.boolean, doc="Truth of ``NOT x``.  NumPy: ``np.logical_not``.")
+
+
+def _where_promote_fn(keys):
+    c, a, b = keys
+    out = _dtypes.result_type_of_keys(tuple(k for k in (a, b) if k is not None))
+    return ("bool", out, out)
+
+
+_where_promote = _promote.cached(_where_promote_fn)
+
+
+@defop("numpy", tensors=("condition", "x1", "x2"), promote=_where_promote)
+def where(condition, x1=None, x2=None):
+    """Elements of ``x1`` where ``condition`` holds, else of ``x2``.  NumPy: ``np.where``.
+
+    Both branches are required (the one-argument form is ``nonzero``).
+
+    Example:
+        >>> polyops.ops.where(polyops.ops.arange(3) > 0, 1.0, -1.0)   # [-1., 1., 1.]
+    """
+    if x1 is None or x2 is None:
+        raise ValueError("where: expected both x1 and x2 (use nonzero for the 1-argument form)")
+    _, dtype, _ = _where_promote((key(condition), key(x1), key(x2)))
+    return spec(broadcast_shapes(shape_of(condition), shape_of(x1), shape_of(x2), op="where"), dtype)
+
+
+# ===== reductions ===================================================================
+
+
+def _reduce_prepare_for(op):
+    def prepare(x, axis=None, keepdims=False, *rest):
+        return (x, canonicalize_axes(axis, len(x.shape), op), bool(keepdims), *rest)
+
+    return prepare
+
+
+def _reduce_rule(op, x, axis, keepdims, dtype):
+    if not isinstance(x, SymbolicTensor):
+        x = spec((), key(x) if key(x) not in ("int", "float") else None)
+    axes = canonicalize_axes(axis, x.ndim, op)
+    return spec(reduce_shape(x.shape, axes, keepdims), dtype)
+
+
+def _reduction(name, promote, out=None, doc="", prepare=None):
+    def rule(x, axis=None, keepdims=False):
+        (dtype,) = promote((key(x),))
+        return _reduce_rule(name, x, axis, keepdims, out or dtype)
+
+    rule.__name__ = rule.__qualname__ = name
+    rule.__doc__ = doc
+    return defop("numpy", tensors=("x",), promote=promote,
+                 prepare=prepare or _reduce_prepare_for(name))(rule)
+
+
+sum = _reduction("sum", _promote.accumulate, doc=(
+    "Sum over ``axis`` (None: all).  bool and narrow ints accumulate in 32 bits.  "
+    "NumPy: ``np.sum``.\n\nExample:\n    >>> polyops.ops.sum(polyops.ops.ones((2, 3)), axis=1)   # [3., 3.]"))
+all = _reduction("all", _promote.boolean, doc="Whether all elements along ``axis`` are true.  NumPy: ``np.all``.")
+any = _reduction("any", _promote.boolean, doc="Whether any element along ``axis`` is true.  NumPy: ``np.any``.")
+mean = _reduction("mean", _promote.floating, doc="Arithmetic mean over ``axis``; ints average in floatx.  NumPy: ``np.mean``.")
+
+
+@mean.reference
+def _mean_ref(x, axis=None, keepdims=False):
+    shape = _shape_of(x)
+    count = math.prod(shape) if axis is None else math.prod(shape[a] for a in axis)
+    return divide(sum(x, axis, keepdims), count)
+
+
+var = _reduction("var", _promote.floating, doc="Variance (population, ddof=0) over ``axis``.  NumPy: ``np.var``.")
+
+
+@var.reference
+def _var_ref(x, axis=None, keepdims=False):
+    centered = subtract(x, mean(x, axis, True))
+    return mean(multiply(centered, centered), axis, keepdims)
+
+
+std = _reduction("std", _promote.floating, doc="Standard deviation (ddof=0) over ``axis``.  NumPy: ``np.std``.")
+
+
+@std.reference
+def _std_ref(x, axis=None, keepdims=False):
+    return sqrt(var(x, axis, keepdims))
+
+
+def _prod_prepare(x, axis=None, keepdims=False, dtype=None):
+    x, axis, keepdims = _reduce_prepare_for("prod")(x, axis, keepdims)
+    return x, axis, keepdims, None
+
+
+@defop("numpy", tensors=("x",), promote=_promote.accumulate, prepare=_prod_prepare)
+def prod(x, axis=None, keepdims=False, dtype=None):
+    """Product over ``axis``.  NumPy: ``np.prod``.
+
+    bool and narrow ints accumulate in 32 bits; a ``dtype`` casts the result.
+
+    Example:
+        >>> polyops.ops.prod(polyops.ops.arange(1, 5))   # 24
+    """
+    (acc,) = _promote.accumulate((key(x),))
+    return _reduce_rule("prod", x, axis, keepdims, acc if dtype is None else dtype_arg("prod", dtype))
+
+
+def _extremum(name, doc):
+    def prepare(x, axis=None, keepdims=False, initial=None):
+        axes = canonicalize_axes(axis, len(x.shape), name)
+        shape = tuple(x.shape)
+        reduced = shape if axes is None else [shape[a] for a in axes]
+        if initial is None and 0 in reduced:
+            raise ValueError(
+                f"{name}: expected a non-empty reduction or an initial value, got shape={shape}"
+            )
+        return x, axes, bool(keepdims), initial
+
+    def rule(x, axis=None, keepdims=False, initial=None):
+        out = _reduce_rule(name, x, axis, keepdims, _promote.preserve((key(x),))[0])
+        axes = canonicalize_axes(axis, len(shape_of(x)), name)
+        reduced = shape_of(x) if axes is None else [shape_of(x)[a] for a in axes]
+        if initial is None and 0 in reduced:
+            raise ValueError(
+                f"{name}: expected a non-empty reduction or an initial value, got shape={shape_of(x)}"
+            )
+        return out
+
+    rule.__name__ = rule.__qualname__ = name
+    rule.__doc__ = doc
+    return defop("numpy", tensors=("x",), promote=_promote.preserve, prepare=prepare)(rule)
+
+
+max = _extremum("max", "Maximum over ``axis``; NaN propagates.  NumPy: ``np.max``.\n\n"
+                "Example:\n    >>> polyops.ops.max(polyops.ops.arange(4))   # 3")
+min = _extremum("min", "Minimum over ``axis``; NaN propagates.  NumPy: ``np.min``.")
+amax = max
+amin = min
+
+
+def _arg_extremum(name, doc):
+    def prepare(x, axis=None, keepdims=False):
+        shape = tuple(x.shape)
+        if axis is not None:
+            axis = canonicalize_axis(axis, len(shape), name)
+        if 0 in (shape if axis is None else (shape[axis],)):
+            raise ValueError(f"{name}: expected a non-empty tensor, got shape={shape}")
+        return x, axis, bool(keepdims)
+
+    def rule(x, axis=None, keepdims=False):
+        shape = shape_of(x)
+        if axis is not None:
+            axis = canonicalize_axis(axis, len(shape), name)
+        return spec(reduce_shape(shape, None if axis is None else (axis,), keepdims), "int32")
+
+    rule.__name__ = rule.__qualname__ = name
+    rule.__doc__ = doc
+    return defop("numpy", tensors=("x",), promote=_promote.preserve, prepare=prepare)(rule)
+
+
+argmax = _arg_extremum("argmax", "Index of the maximum along ``axis`` (None: flattened), int32.  NumPy: ``np.argmax``.")
+argmin = _arg_extremum("argmin", "Index of the minimum along ``axis`` (None: flattened), int32.  NumPy: ``np.argmin``.")
+
+
+# ===== shape ========================================================================
+
+
+def _resolve_newshape(x_shape, newshape, op="reshape"):
+    if isinstance(newshape, int) and not isinstance(newshape, bool):
+        newshape = (newshape,)
+    try:
+        dims = tuple(newshape)
+    except TypeError:
+        raise TypeError(f"{op}: expected a shape (tuple of ints), got newshape={newshape!r}") from None
+    for d in dims:
+        if d is not None and (isinstance(d, bool) or not isinstance(d, int)):
+            try:
+                operator.index(d)
+            except TypeError:
+                raise TypeError(f"{op}: expected a shape of ints, got newshape={newshape!r}") from None
+    dims = tuple(None if d is None else operator.index(d) for d in dims)
+    if dims.count(-1) > 1:
+        raise ValueError(f"{op}: expected at most one -1 in newshape, got {dims}")
+    if builtins.any(d is not None and d < -1 for d in dims):
+        raise ValueError(f"{op}: expected dims >= -1, got newshape={dims}")
+    n = size_of(x_shape)
+    if -1 in dims:
+        rest = size_of(tuple(d for d in dims if d != -1))
+        if n is None or rest is None:
+            return tuple(None if d == -1 else d for d in dims)
+        if rest == 0 or n % rest:
+            raise ValueError(f"{op}: cannot reshape shape {x_shape} into {dims}")
+        return tuple(n // rest if d == -1 else d for d in dims)
+    m = size_of(dims)
+    if n is not None and m is not None and n != m:
+        raise ValueError(f"{op}: cannot reshape shape {x_shape} ({n} elements) into {dims}")
+    return dims
+
+
+def _reshape_prepare(x, newshape):
+    return x, _resolve_newshape(tuple(x.shape), newshape)
+
+
+@defop("numpy", tensors=("x",), prepare=_reshape_prepare)
+def reshape(x, newshape):
+    """Give a new shape to a tensor without changing its data.  NumPy: ``np.reshape``.
+
+    One dim of ``newshape`` may be -1 (inferred); symbolically, an unknown input
+    dim makes the -1 unknown.
+
+    Example:
+        >>> polyops.ops.reshape(polyops.ops.arange(6), (-1, 3)).shape   # (2, 3)
+    """
+    return spec(_resolve_newshape(shape_of(x), newshape), _promote.preserve((key(x),))[0])
+
+
+def _perm(axes, ndim):
+    if axes is None:
+        return tuple(range(ndim))[::-1]
+    try:
+        perm = tuple(canonicalize_axis(a, ndim, "transpose") for a in axes)
+    except TypeError:
+        raise TypeError(f"transpose: expected a sequence of axes, got axes={axes!r}") from None
+    if sorted(perm) != list(range(ndim)):
+        raise ValueError(f"transpose: expected a permutation of range({ndim}), got axes={tuple(axes)}")
+    return perm
+
+
+def _transpose_prepare(x, axes=None):
+    return x, _perm(axes, len(x.shape))
+
+
+@defop("numpy", tensors=("x",), prepare=_transpose_prepare)
+def transpose(x, axes=None):
+    """Permute the dimensions (None: reverse them).  NumPy: ``np.transpose``.
+
+    Example:
+        >>> polyops.ops.transpose(polyops.ops.zeros((2, 3))).shape   # (3, 2)
+    """
+    shape = shape_of(x)
+    return spec(tuple(shape[a] for a in _perm(axes, len(shape))), _promote.preserve((key(x),))[0])
+
+
+def _expanded_shape(shape, axis):
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    out_ndim = len(shape) + len(axes)
+    axes = canonicalize_axes(tuple(axes), out_ndim, "expand_dims")
+    it = iter(shape)
+    return tuple(1 if i in axes else next(it) for i in range(out_ndim))
+
+
+@defop("numpy", tensors=("x",))
+def expand_dims(x, axis):
+    """Insert size-1 dims at ``axis`` (an int or a tuple).  NumPy: ``np.expand_dims``.
+
+    Example:
+        >>> polyops.ops.expand_dims(polyops.ops.zeros((2,)), -1).shape   # (2, 1)
+    """
+    return spec(_expanded_shape(shape_of(x), axis), _promote.preserve((key(x),))[0])
+
+
+@expand_dims.reference
+def _expand_dims_ref(x, axis):
+    return reshape(x, _expanded_shape(_shape_of(x), axis))
+
+
+def _squeezed_shape(shape, axis):
+    if axis is None:
+        return tuple(d for d in shape if d != 1)
+    axes = canonicalize_axes(axis, len(shape), "squeeze")
+    for a in axes:
+        if shape[a] not in (1, None):
+            raise ValueError(f"squeeze: expected axis {a} of size 1, got shape={shape}")
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+@defop("numpy", tensors=("x",))
+def squeeze(x, axis=None):
+    """Remove size-1 dims (all of them, or those at ``axis``).  NumPy: ``np.squeeze``.
+
+    Example:
+        >>> polyops.ops.squeeze(polyops.ops.zeros((1, 2, 1))).shape   # (2,)
+    """
+    return spec(_squeezed_shape(shape_of(x), axis), _promote.preserve((key(x),))[0])
+
+
+@squeeze.reference
+def _squeeze_ref(x, axis=None):
+    return reshape(x, _squeezed_shape(_shape_of(x), axis))
+
+
+def _concat_shape(shapes, axis, op="concatenate"):
+    if not shapes:
+        raise ValueError(f"{op}: expected at least one tensor, got none")
+    ndim = len(shapes[0])
+    if ndim == 0:
+        raise ValueError(f"{op}: expected tensors of rank >= 1, got shape ()")
+    for s in shapes:
+        if len(s) != ndim:
+            raise ValueError(f"{op}: expected tensors of equal rank, got shapes {list(shapes)}")
+    axis = canonicalize_axis(axis, ndim, op)
+    out = []
+    for i in range(ndim):
+        dims = [s[i] for s in shapes]
+        if i == axis:
+            out.append(None if None in dims else _bsum(dims))
+            continue
+        known = {d for d in dims if d is not None}
+        if len(known) > 1:
+            raise ValueError(f"{op}: expected equal dims off axis {axis}, got shapes {list(shapes)}")
+        out.append(known.pop() if known else None)
+    return tuple(out), axis
+
+
+def _concat_prepare(xs, axis=0):
+    return xs, _concat_shape([tuple(x.shape) for x in xs], axis)[1]
+
+
+@defop("numpy", tensors=("xs[]",), promote=_promote.same, prepare=_concat_prepare)
+def concatenate(xs, axis=0):
+    """Join tensors along an existing axis; dtypes promote together.  NumPy: ``np.concatenate``.
+
+    Symbolically the axis dim is None when any part's is.
+
+    Example:
+        >>> polyops.ops.concatenate([polyops.ops.zeros((2,)), polyops.ops.ones((3,))]).shape   # (5,)
+    """
+    xs = [x if isinstance(x, SymbolicTensor) else spec((), key(x)) for x in xs]
+    shape, _ = _concat_shape([x.shape for x in xs], axis)
+    return spec(shape, _promote.same(tuple(x.dtype for x in xs))[0])
+
+
+@defop("numpy", tensors=("x[]",), promote=_promote.same)
+def stack(x, axis=0):
+    """Join tensors along a new axis.  NumPy: ``np.stack``.
+
+    Example:
+        >>> polyops.ops.stack([polyops.ops.zeros((2,)), polyops.ops.ones((2,))], axis=1).shape   # (2, 2)
+    """
+    xs = [t if isinstance(t, SymbolicTensor) else spec((), key(t)) for t in x]
+    if not xs:
+        raise ValueError("stack: expected at least one tensor, got none")
+    shapes = [t.shape for t in xs]
+    ndim = len(shapes[0])
+    if builtins.any(len(s) != ndim for s in shapes):
+        raise ValueError(f"stack: expected tensors of equal shape, got shapes {shapes}")
+    base = []
+    for dims in zip(*shapes):
+        known = {d for d in dims if d is not None}
+        if len(known) > 1:
+            raise ValueError(f"stack: expected tensors of equal shape, got shapes {shapes}")
+        base.append(known.pop() if known else None)
+    axis = canonicalize_axis(axis, ndim + 1, "stack")
+    shape = tuple(base[:axis]) + (len(xs),) + tuple(base[axis:])
+    return spec(shape, _promote.same(tuple(t.dtype for t in xs))[0])
+
+
+@stack.reference
+def _stack_ref(x, axis=0):
+    ndim = len(_shape_of(x[0])) + 1
+    axis = canonicalize_axis(axis, ndim, "stack")
+    return concatenate([expand_dims(t, axis) for t in x], axis)
+
+
+def _broadcast_to_prepare(x, shape):
+    shape = normalize_shape(shape, "broadcast_to")
+    _broadcast_check(tuple(x.shape), shape)
+    return x, shape
+
+
+def _broadcast_check(x_shape, shape):
+    if len(x_shape) > len(shape):
+        raise ValueError(f"broadcast_to: cannot broadcast shape {x_shape} to {shape}")
+    out = broadcast_shapes(x_shape, shape, op="broadcast_to")
+    for got, want in zip(out, shape):
+        if want is not None and got is not None and got != want:
+            raise ValueError(f"broadcast_to: cannot broadcast shape {x_shape} to {shape}")
+
+
+@defop("numpy", tensors=("x",), prepare=_broadcast_to_prepare)
+def broadcast_to(x, shape):
+    """Broadcast a tensor to a new shape.  NumPy: ``np.broadcast_to``.
+
+    Example:
+        >>> polyops.ops.broadcast_to(polyops.ops.arange(3), (2, 3)).shape   # (2, 3)
+    """
+    shape = normalize_shape(shape, "broadcast_to")
+    _broadcast_check(shape_of(x), shape)
+    return spec(shape, _promote.preserve((key(x),))[0])
+
+
+@defop("numpy", tensors=("x",))
+def flip(x, axis=None):
+    """Reverse the order of elements along ``axis`` (None: all axes).  NumPy: ``np.flip``.
+
+    Example:
+        >>> polyops.ops.flip(polyops.ops.arange(3))   # [2, 1, 0]
+    """
+    canonicalize_axes(axis, len(shape_of(x)), "flip")
+    return spec(shape_of(x), _promote.preserve((key(x),))[0])
+
+
+@flip.reference
+def _flip_ref(x, axis=None):
+    shape = _shape_of(x)
+    axes = canonicalize_axes(axis, len(shape), "flip")
+    for a in range(len(shape)) if axes is None else axes:
+        x = take(x, arange(shape[a] - 1, -1, -1), a)
+    return x
+
+
+def _take_promote_fn(keys):
+    (x,) = _promote.preserve((keys[0],))
+    if keys[1] not in _dtypes.INT_TYPES and keys[1] != "int":
+        raise TypeError(f"take: expected integer indices, got dtype {keys[1]}")
+    return x, "int32"
+
+
+_take_promote = _promote.cached(_take_promote_fn)
+
+
+def _take_prepare(x, indices, axis=None):
+    shape = tuple(x.shape)
+    if axis is not None:
+        axis = canonicalize_axis(axis, len(shape), "take")
+    return x, indices, axis
+
+
+@defop("numpy", tensors=("x", "indices"), promote=_take_promote, prepare=_take_prepare)
+def take(x, indices, axis=None):
+    """Take elements along ``axis`` (None: from the flattened tensor).  NumPy: ``np.take``.
+
+    Negative indices count from the end.
+
+    Example:
+        >>> polyops.ops.take(polyops.ops.arange(10, 15), [0, -1])   # [10, 14]
+    """
+    dtype, _ = _take_promote((key(x), key(indices)))
+    shape, ishape = shape_of(x), shape_of(indices)
+    if axis is None:
+        return spec(ishape, dtype)
+    axis = canonicalize_axis(axis, len(shape), "take")
+    return spec(shape[:axis] + ishape + shape[axis + 1:], dtype)
+
+
+def _index_plan(shape, key_, op="get_item"):
+    """Resolve a basic index into ([(axis, start, stop, step) or (axis, int)], out_shape)."""
+    key_ = key_ if isinstance(key_, tuple) else (key_,)
+    for k in key_:
+        if not (k is None or k is Ellipsis or isinstance(k, slice)
+                or (isinstance(k, int) and not isinstance(k, bool))):
+            raise TypeError(
+                f"{op}: expected ints, slices, None or Ellipsis in the index, got {k!r}"
+            )
+    if builtins.sum(k is Ellipsis for k in key_) > 1:
+        raise IndexError(f"{op}: an index can only have a single Ellipsis, got {key_}")
+    used = builtins.sum(1 for k in key_ if k is not None and k is not Ellipsis)
+    if used > len(shape):
+        raise IndexError(f"{op}: too many indices for shape {shape}: {key_}")
+    if Ellipsis in key_:
+        i = key_.index(Ellipsis)
+        key_ = key_[:i] + (slice(None),) * (len(shape) - used) + key_[i + 1:]
+    else:
+        key_ = key_ + (slice(None),) * (len(shape) - used)
+    plan, out, axis = [], [], 0
+    for k in key_:
+        if k is None:
+            out.append(1)
+            continue
+        dim = shape[axis]
+        if isinstance(k, int):
+            if dim is not None and not -dim <= k < dim:
+                raise IndexError(f"{op}: index {k} is out of bounds for axis {axis} with size {dim}")
+            plan.append((axis, k))
+        else:
+            if k.step == 0:
+                raise ValueError(f"{op}: expected a non-zero slice step, got {k}")
+            if dim is None:
+                out.append(None if k != slice(None) else None)
+            else:
+                r = range(*k.indices(dim))
+                out.append(len(r))
+                if len(r) != dim or r.step != 1:
+                    plan.append((axis, r))
+        axis += 1
+    return plan, tuple(out)
+
+
+@defop("numpy", tensors=("x",))
+def get_item(x, key):
+    """``x[key]`` for basic indices: ints, slices, None and Ellipsis.  NumPy: ``x[key]``.
+
+    Example:
+        >>> polyops.ops.get_item(polyops.ops.arange(6), slice(1, None, 2))   # [1, 3, 5]
+    """
+    _, shape = _index_plan(shape_of(x), key)
+    return spec(shape, _promote.preserve((x.dtype,))[0])
+
+
+@get_item.reference
+def _get_item_ref(x, key):
+    plan, out_shape = _index_plan(_shape_of(x), key)
+    for axis, k in plan:
+        if isinstance(k, range):
+            x = take(x, arange(k.start, k.stop, k.step) if len(k) else arange(0), axis)
+        else:
+            x = take(x, arange(k, k + 1) if k != -1 else arange(-1, 0), axis)
+    return reshape(x, out_shape)
+
+
+# ===== linear algebra ===============================================================
+
+
+def _matmul_shape(a, b, op="matmul"):
+    if not a or not b:
+        raise ValueError(f"{op}: expected operands of rank >= 1, got shapes {a} and {b}")
+    a2 = (1,) + a if len(a) == 1 else a
+    b2 = b + (1,) if len(b) == 1 else b
+    if a2[-1] is not None and b2[-2] is not None and a2[-1] != b2[-2]:
+        raise ValueError(f"{op}: expected matching inner dims, got shapes {a} and {b}")
+    batch = broadcast_shapes(a2[:-2], b2[:-2], op=op)
+    out = batch + ((a2[-2],) if len(a) > 1 else ()) + ((b2[-1],) if len(b) > 1 else ())
+    return out
+
+
+@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul)
+def matmul(x1, x2):
+    """Matrix product with NumPy's 1-D and batch-broadcast rules.  NumPy: ``np.matmul``.
+
+    int8 x int8 accumulates in int32, as in Keras.
+
+    Example:
+        >>> polyops.ops.matmul(polyops.ops.ones((2, 3)), polyops.ops.ones((3,))).shape   # (2,)
+    """
+    dtype, _ = _promote.matmul((key(x1), key(x2)))
+    return spec(_matmul_shape(shape_of(x1), shape_of(x2)), dtype)
+
+
+def _dot_shape(a, b):
+    if not a or not b:
+        return broadcast_shapes(a, b, op="dot") if not (a and b) else None
+    if len(b) == 1:
+        if a[-1] is not None and b[0] is not None and a[-1] != b[0]:
+            raise ValueError(f"dot: expected matching contraction dims, got shapes {a} and {b}")
+        return a[:-1]
+    if a[-1] is not None and b[-2] is not None and a[-1] != b[-2]:
+        raise ValueError(f"dot: expected matching contraction dims, got shapes {a} and {b}")
+    return a[:-1] + b[:-2] + b[-1:]
+
+
+@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul)
+def dot(x1, x2):
+    """Dot product: scalars multiply; otherwise contract the last axis of ``x1``
+    with the second-to-last of ``x2`` (the last when ``x2`` is 1-D).  NumPy: ``np.dot``.
+
+    Example:
+        >>> polyops.ops.dot(polyops.ops.ones((2, 3)), polyops.ops.ones((4, 3, 5))).shape   # (2, 4, 5)
+    """
+    dtype, _ = _promote.matmul((key(x1), key(x2)))
+    return spec(_dot_shape(shape_of(x1), shape_of(x2)), dtype)
+
+
+@dot.reference
+def _dot_ref(x1, x2):
+    a, b = _shape_of(x1), _shape_of(x2)
+    if not a or not b:
+        return multiply(x1, x2)
+    if len(a) == 1 or len(b) == 1:
+        return matmul(x1, x2)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    la = letters[: len(a) - 1]
+    lb = letters[len(a) - 1: len(a) + len(b) - 3]
+    last = letters[len(a) + len(b) - 3]
+    return einsum(f"{la}z,{lb}z{last}->{la}{lb}{last}", x1, x2)
+
+
+def _einsum_shape(subscripts, shapes):
+    if not isinstance(subscripts, str):
+        raise TypeError(f"einsum: expected a subscripts string, got {subscripts!r}")
+    s = subscripts.replace(" ", "")
+    ins, arrow, out = s.partition("->")
+    terms = ins.split(",")
+    if len(terms) != len(shapes):
+        raise ValueError(
+            f"einsum: expected {len(terms)} operands for {subscripts!r}, got {len(shapes)}"
+        )
+    dims: dict[str, object] = {}
+    counts: dict[str, int] = {}
+    ellipses = []
+    for term, shape in zip(terms, shapes):
+        if term.count("...") > 1:
+            raise ValueError(f"einsum: expected at most one '...' per operand, got {term!r}")
+        pre, ell, post = term.partition("...")
+        for c in pre + post:
+            if not c.isalpha():
+                raise ValueError(f"einsum: invalid subscript {c!r} in {subscripts!r}")
+        n_ell = len(shape) - len(pre) - len(post)
+        if (ell and n_ell < 0) or (not ell and n_ell != 0):
+            raise ValueError(
+                f"einsum: operand {term!r} does not match an operand of shape {shape}"
+            )
+        if ell:
+            ellipses.append(shape[len(pre): len(pre) + n_ell])
+        labelled = list(zip(pre, shape[: len(pre)])) + list(zip(post, shape[len(shape) - len(post):]))
+        for c, d in labelled:
+            counts[c] = counts.get(c, 0) + 1
+            prev = dims.get(c, 1)
+            if prev in (1, None) or d == prev:
+                dims[c] = d if prev in (1,) else (prev if d in (1, None) else d)
+            elif d not in (1, None):
+                raise ValueError(
+                    f"einsum: dim {c!r} has sizes {prev} and {d} in {subscripts!r} for shapes {shapes}"
+                )
+    ell_shape = broadcast_shapes(*ellipses, op="einsum") if ellipses else ()
+    if not arrow:
+        out = ("..." if ellipses else "") + "".join(sorted(c for c, n in counts.items() if n == 1))
+    result = []
+    pre, ell, post = out.partition("...")
+    for c in pre:
+        if c not in dims:
+            raise ValueError(f"einsum: output subscript {c!r} is not in the inputs of {subscripts!r}")
+        result.append(dims[c])
+    if ell:
+        result.extend(ell_shape)
+    for c in post:
+        if c not in dims:
+            raise ValueError(f"einsum: output subscript {c!r} is not in the inputs of {subscripts!r}")
+        result.append(dims[c])
+    return tuple(result)
+
+
+@defop("numpy", tensors=("operands",), promote=_promote.matmul)
+def einsum(subscripts, *operands):
+    """Einstein summation over the operands.  NumPy: ``np.einsum``.
+
+    Example:
+        >>> polyops.ops.einsum("ij,jk->ik", polyops.ops.ones((2, 3)), polyops.ops.ones((3, 4))).shape
+    """
+    dtype = _promote.matmul(tuple(key(o) for o in operands))[0] if operands else "float32"
+    return spec(_einsum_shape(subscripts, [shape_of(o) for o in operands]), dtype)
+
+
+from .core import cast as cast_  # noqa: E402  (core defines cast; numpy refs use it)
+
+
+from ._base import exports as _exports  # noqa: E402
+
+__all__ = _exports(globals(), "numpy")

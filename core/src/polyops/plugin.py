@@ -1,0 +1,140 @@
+"""The plugin contract: what a backend distribution provides, and helpers to provide it.
+
+A backend is a distribution with an entry point in the group ``polyops.backends``::
+
+    [project.entry-points."polyops.backends"]
+    mybackend = "polyops_mybackend:plugin"
+
+The entry point names an *import-light* plugin object (importing it must not
+import the framework).  The object declares ``polyops_api_version`` and
+implements the hooks below, as a pluggy plugin.  An entry point named
+``<backend>.<extra>`` (``torch.fastconv``) does not define a backend: it
+contributes kernels to an existing one, ordered by pluggy's tryfirst/trylast.
+
+See docs/plugins.md for the whole guide.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import pluggy
+
+API_VERSION = 1
+"""The version of this contract.  A plugin declaring another one is not loaded."""
+
+SUPPORTED_API_VERSIONS = frozenset({1})
+
+hookspec = pluggy.HookspecMarker("polyops")
+hookimpl = pluggy.HookimplMarker("polyops")
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """How core talks to a framework, beyond kernels.
+
+    Attributes:
+        name: the backend name.
+        version: the framework's version string.
+        tensor_types: the framework's tensor classes (isinstance checks; the
+            first exact match also enables the eager fast path).
+        dtypes: framework dtype object -> canonical dtype string, for every
+            dtype the backend supports.
+        convert_to_tensor: ``(value, dtype) -> tensor``; ``dtype`` is always a
+            canonical string; ``value`` may be a native tensor (cast it), a numpy
+            array, a Python scalar or nested list, or another framework's tensor.
+        convert_to_numpy: ``tensor -> numpy.ndarray`` (bfloat16 as ml_dtypes).
+        devices: optional ``() -> list[str]``.
+    """
+
+    name: str
+    version: str
+    tensor_types: tuple
+    dtypes: Mapping[Any, str]
+    convert_to_tensor: Callable[[Any, str], Any]
+    convert_to_numpy: Callable[[Any], Any]
+    devices: Callable[[], list] = field(default=lambda: ["cpu"])
+
+
+class BackendSpec:
+    """The hook specifications.  Hook implementations take only the arguments they use."""
+
+    @hookspec(firstresult=True)
+    def polyops_runtime(self, backend: str) -> Runtime | None:  # type: ignore[empty-body]
+        """Return the `Runtime` of ``backend`` if this plugin defines that backend, else None.
+
+        Called once, when ``backend`` is first selected: import the framework here.
+        """
+
+    @hookspec
+    def polyops_kernels(self, backend: str) -> Mapping[str, Callable] | None:  # type: ignore[empty-body]
+        """Return ``{op name: kernel}`` that this plugin contributes to ``backend``, or None.
+
+        A kernel takes the op's arguments positionally, in the public signature's
+        order; tensor operands arrive as native tensors already promoted to the
+        op's input dtypes.  Ops without a kernel fall back to core's reference.
+        """
+
+
+def kernels_from(*modules, ops: Mapping | None = None) -> dict[str, Callable]:
+    """Collect the kernels of plugin family modules: public attributes named after ops.
+
+    Each module (``numpy.py``, ``nn.py``, ``core.py``...) defines functions named
+    after the ops they implement (``def sum(x, axis, keepdims)``) or binds
+    them (``add = np.add``).  Names starting with ``_`` and names that are not
+    ops of that module's family are ignored.
+    """
+    if ops is None:
+        from ._op import OPS as ops
+    found: dict[str, Callable] = {}
+    for module in modules:
+        family = module.__name__.rsplit(".", 1)[-1]
+        for name, value in vars(module).items():
+            op = ops.get(name)
+            if op is not None and op.family == family and callable(value):
+                found[name] = value
+    return found
+
+
+class BackendPlugin:
+    """The standard plugin object: every first-party plugin is one of these.
+
+    Args:
+        name: the backend name (the entry point's name).
+        package: the plugin's import package; its ``core`` module defines
+            ``RUNTIME`` and its family modules define kernels.
+        families: the family modules to collect kernels from.
+    """
+
+    polyops_api_version = API_VERSION
+
+    def __init__(self, name: str, package: str,
+                 families=("core", "numpy", "nn", "math", "linalg", "image", "random")):
+        self.name = name
+        self.package = package
+        self.families = families
+
+    def _module(self, family):
+        try:
+            return importlib.import_module(f"{self.package}.{family}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{self.package}.{family}":
+                return None
+            raise
+
+    @hookimpl
+    def polyops_runtime(self, backend: str):
+        if backend != self.name:
+            return None
+        return self._module("core").RUNTIME
+
+    @hookimpl
+    def polyops_kernels(self, backend: str):
+        if backend != self.name:
+            return None
+        return kernels_from(*(m for m in map(self._module, self.families) if m is not None))
+
+    def __repr__(self):
+        return f"<polyops backend plugin {self.name!r} ({self.package})>"
