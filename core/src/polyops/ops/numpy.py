@@ -58,7 +58,7 @@ def zeros(shape, dtype=None):
     Example:
         >>> polyops.ops.zeros((2, 3))   # float32
     """
-    return full(shape, 0, dtype)
+    return full.op.rule(shape, 0, dtype)
 
 
 @zeros.reference
@@ -73,7 +73,7 @@ def ones(shape, dtype=None):
     Example:
         >>> polyops.ops.ones((2,), dtype="int8")
     """
-    return full(shape, 1, dtype)
+    return full.op.rule(shape, 1, dtype)
 
 
 @ones.reference

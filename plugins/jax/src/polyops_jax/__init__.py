@@ -1,0 +1,11 @@
+"""polyops backend plugin for jax.
+
+This module is what the entry point loads: it must stay import-light, so it
+only builds the plugin object; the kernels are imported on first selection.
+"""
+
+from polyops.plugin import BackendPlugin
+
+plugin = BackendPlugin(name="jax", package=__name__)
+
+__all__ = ["plugin"]

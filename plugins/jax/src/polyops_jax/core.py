@@ -1,0 +1,83 @@
+"""JAX runtime (tensor types, dtypes, conversion) and core-family kernels."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as np
+
+from polyops.plugin import Runtime
+
+_NAMES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128",
+)
+_NP = {name: np.dtype(name) for name in _NAMES}
+_NP["bfloat16"] = np.dtype(ml_dtypes.bfloat16)
+
+# canonical name -> the numpy dtype object jax arrays of that name carry.  With
+# x64 disabled (the default) jax cannot hold 64-bit values: core's promotion
+# already demotes 64-bit results, so only an explicit cast / convert_to_tensor
+# to "int64"/"float64"/... asks for one, and it gets the 32-bit dtype instead
+# (what jax itself would do, minus jax's UserWarning about truncation).
+_X64 = bool(jax.config.jax_enable_x64)
+_DEMOTE = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
+JAX_DTYPES = {
+    name: (nd if _X64 else _NP[_DEMOTE.get(name, name)]) for name, nd in _NP.items()
+}
+
+_ArrayImpl = type(jnp.zeros(()))
+_Tracer = jax.core.Tracer
+_NATIVE = (_ArrayImpl, jax.Array, _Tracer)
+_SCALARS = (bool, int, float, complex)
+
+
+def _complex_to_real(x, target):
+    # jax (like numpy) warns when casting complex -> real; drop the imaginary part first.
+    if jnp.issubdtype(x.dtype, jnp.complexfloating) and not jnp.issubdtype(target, jnp.complexfloating):
+        return jnp.real(x)
+    return x
+
+
+def convert_to_tensor(x, dtype):
+    jd = JAX_DTYPES[dtype]
+    if isinstance(x, _NATIVE):
+        if x.dtype == jd:
+            return x
+        return _complex_to_real(x, jd).astype(jd)
+    if isinstance(x, _SCALARS):
+        return jnp.asarray(x, dtype=jd)
+    if not isinstance(x, np.ndarray):
+        try:
+            x = np.asarray(x)
+        except (TypeError, RuntimeError, ValueError):
+            # e.g. a torch bfloat16 tensor, which numpy cannot view: go through dlpack.
+            return convert_to_tensor(jnp.from_dlpack(x), dtype)
+    if x.dtype != jd:
+        if x.dtype.kind == "c" and jd.kind != "c":
+            x = x.real
+        x = x.astype(jd)
+    return jnp.asarray(x)
+
+
+def convert_to_numpy(x):
+    return np.asarray(x)
+
+
+RUNTIME = Runtime(
+    name="jax",
+    version=jax.__version__,
+    tensor_types=_NATIVE,
+    dtypes={nd: name for name, nd in _NP.items()},
+    convert_to_tensor=convert_to_tensor,
+    convert_to_numpy=convert_to_numpy,
+)
+
+
+def cast(x, dtype):
+    # "float64"/"int64"/... give the 32-bit dtype while jax runs with x64 disabled.
+    jd = JAX_DTYPES[dtype]
+    if x.dtype == jd:
+        return x
+    return _complex_to_real(x, jd).astype(jd)

@@ -1,0 +1,31 @@
+"""Shared fixtures: every test that takes ``backend`` runs once per installed backend."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import polyops
+
+BACKENDS = polyops.available_backends()
+
+
+def pytest_generate_tests(metafunc):
+    if "backend" in metafunc.fixturenames:
+        metafunc.parametrize("backend", BACKENDS)
+
+
+def pytest_report_header(config):
+    return f"polyops backends: {', '.join(BACKENDS) or 'none'}"
+
+
+def to_numpy(x):
+    """A result (tensor, tuple of tensors, scalar) as numpy, through the current backend."""
+    if isinstance(x, (tuple, list)):
+        return type(x)(to_numpy(t) for t in x)
+    return polyops.ops.convert_to_numpy(x)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(0)

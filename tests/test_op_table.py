@@ -1,0 +1,143 @@
+"""Generic op tests driven by the op table, for every op case x every installed backend."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import polyops
+from polyops import SymbolicTensor, ops
+from polyops._op import OPS, make_entry
+from polyops._registry import get_backend
+
+from conftest import BACKENDS, to_numpy
+from op_table import case_id, cases, expected, make_inputs, tolerance
+from xfails import mark
+
+CASES = cases()
+
+
+def call(rec, inputs):
+    fn = getattr(ops, rec.name)
+    if rec.name in ("concatenate", "stack"):
+        return fn(list(inputs), **rec.kwargs)
+    return fn(*rec.pre, *inputs, **rec.kwargs)
+
+
+def symbolic_call(rec, specs):
+    """The symbolic spec: through the public function, or the rule for ops without tensors."""
+    if not rec.shapes:
+        return OPS[rec.name].rule(*rec.pre, **rec.kwargs)
+    return call(rec, specs)
+
+
+def _specs(inputs, unknown=False, keep_ones=False):
+    def dims(a):
+        if not unknown:
+            return a.shape
+        return tuple(1 if (keep_ones and d == 1) else None for d in a.shape)
+
+    return [SymbolicTensor(dims(a), polyops.standardize_dtype(a.dtype)) for a in inputs]
+
+
+def _eager(rec, dtype, backend):
+    inputs = make_inputs(rec, dtype)
+    with polyops.use_backend(backend):
+        tensors = [ops.convert_to_tensor(a, polyops.standardize_dtype(a.dtype)) for a in inputs]
+        out = call(rec, tensors)
+        return inputs, out, to_numpy(out), ops.dtype(out), ops.shape(out)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+def test_values_shape_and_dtype(case, backend, request):
+    """Eager result: values match NumPy; shape and dtype equal the symbolic spec."""
+    rec, dtype = case
+    mark(request, case_id(case), backend)
+    inputs, out, got, got_dtype, got_shape = _eager(rec, dtype, backend)
+    spec = symbolic_call(rec, _specs(inputs))
+    assert isinstance(spec, SymbolicTensor)
+    assert got_dtype == spec.dtype, f"{backend} gave {got_dtype}, the rule says {spec.dtype}"
+    assert tuple(got_shape) == spec.shape
+    want = np.asarray(expected(rec, inputs))
+    assert got.shape == want.shape
+    if got.dtype == np.dtype(ml_dtypes.bfloat16):
+        got = got.astype(np.float32)
+    if spec.dtype == "bool":
+        np.testing.assert_array_equal(got, want.astype(bool))
+    elif spec.dtype.startswith(("int", "uint")):
+        np.testing.assert_array_equal(got, want.astype(spec.dtype))
+    else:
+        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
+                                   **tolerance(spec.dtype, rec.name), equal_nan=True)
+
+
+TENSOR_CASES = [c for c in CASES if c[0].shapes]
+
+
+@pytest.mark.parametrize("case", TENSOR_CASES, ids=[case_id(c) for c in TENSOR_CASES])
+def test_none_dims(case):
+    """With every input dim unknown, the rule still infers: each dim is None or the true size."""
+    rec, dtype = case
+    inputs = make_inputs(rec, dtype)
+    known = call(rec, _specs(inputs))
+    unknown = call(rec, _specs(inputs, unknown=True, keep_ones=rec.keep_ones))
+    assert unknown.dtype == known.dtype
+    assert len(unknown.shape) == len(known.shape)
+    for u, k in zip(unknown.shape, known.shape):
+        assert u is None or u == k, f"{unknown.shape} does not generalize {known.shape}"
+
+
+def _ref_pairs():
+    pairs = []
+    for backend in BACKENDS:
+        sources = get_backend(backend).sources
+        for rec, dtype in CASES:
+            op = OPS[rec.name]
+            if op.ref is not None and sources.get(rec.name) == "native":
+                pairs.append(((rec, dtype), backend))
+    return pairs
+
+
+REF_PAIRS = _ref_pairs()
+
+
+@pytest.mark.parametrize(
+    "case,backend_name", REF_PAIRS, ids=[f"{case_id(c)}-{b}" for c, b in REF_PAIRS]
+)
+def test_reference_matches_native(case, backend_name):
+    """Where a backend has a native kernel for a composite op, the reference agrees with it."""
+    rec, dtype = case
+    op = OPS[rec.name]
+    inputs = make_inputs(rec, dtype)
+    backend = get_backend(backend_name)
+    with polyops.use_backend(backend_name):
+        tensors = [ops.convert_to_tensor(a, polyops.standardize_dtype(a.dtype)) for a in inputs]
+        native = call(rec, tensors)
+        if rec.name in ("concatenate", "stack"):
+            bound = op.signature.bind(list(tensors), **rec.kwargs)
+        else:
+            bound = op.signature.bind(*rec.pre, *tensors, **rec.kwargs)
+        bound.apply_defaults()
+        args = [*bound.args]
+        reference = make_entry(op, op.ref, backend)(*args)
+        assert ops.dtype(reference) == ops.dtype(native)
+        a, b = to_numpy(native), to_numpy(reference)
+        result_dtype = ops.dtype(native)
+    assert a.shape == b.shape
+    if a.dtype == np.dtype(ml_dtypes.bfloat16):
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    np.testing.assert_allclose(a.astype(np.float64), b.astype(np.float64),
+                               **tolerance(result_dtype, rec.name))
+
+
+def test_every_op_has_a_record():
+    """The table covers every op that core defines."""
+    covered = {rec.name for rec in [c[0] for c in CASES]}
+    assert set(OPS) - covered == set()
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_reference_or_kernel_on_every_backend(name, backend):
+    """No op is missing on any installed backend."""
+    assert get_backend(backend).sources[name] in ("native", "reference")
