@@ -182,27 +182,34 @@ def _discover() -> dict[str, Backend]:
             from importlib.metadata import entry_points
 
             allowed = _allowed()
-            seen_values = set()
+            providers: dict[str, list] = {}
             for ep in entry_points(group=ENTRY_POINT_GROUP):
                 base = ep.name.split(".", 1)[0]
                 if allowed is not None and base not in allowed:
                     continue
-                if (ep.name, ep.value) in seen_values:  # the same dist seen twice on sys.path
-                    continue
-                seen_values.add((ep.name, ep.value))
                 if "." in ep.name:
-                    _EXTENSIONS.setdefault(base, []).append(ep)
-                elif ep.name in found:
-                    first = found[ep.name].distribution
-                    dist = ep.dist.name if ep.dist is not None else ep.value
+                    if all(e.value != ep.value for e in _EXTENSIONS.get(base, [])):
+                        _EXTENSIONS.setdefault(base, []).append(ep)
+                    continue
+                same = providers.setdefault(ep.name, [])
+                if all(e.value != ep.value for e in same):  # one dist seen twice on sys.path
+                    same.append(ep)
+            for name, eps in sorted(providers.items()):
+                # Deterministic winner: the first-party distribution, else by dist name.
+                eps.sort(key=lambda e: (_dist_name(e) != f"polyops-{name}", _dist_name(e)))
+                found[name] = Backend(name, entry_point=eps[0])
+                for other in eps[1:]:
                     _report(
-                        f"backend name {ep.name!r} is registered by both {first} and "
-                        f"{dist}; {dist} is skipped"
+                        f"backend name {name!r} is registered by both {_dist_name(eps[0])} "
+                        f"and {_dist_name(other)}; {_dist_name(other)} is skipped"
                     )
-                else:
-                    found[ep.name] = Backend(ep.name, entry_point=ep)
         _BACKENDS = found
         return found
+
+
+def _dist_name(ep) -> str:
+    dist = getattr(ep, "dist", None)
+    return dist.name if dist is not None else ep.value
 
 
 def register_backend(plugin: Any, name: str | None = None) -> None:

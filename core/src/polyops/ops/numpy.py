@@ -267,13 +267,13 @@ def round(x, decimals=0):
 
 add = binary("add", doc="Add arguments element-wise.  NumPy: ``np.add``.\n\n"
              "Example:\n    >>> polyops.ops.add(polyops.ops.ones((2,)), 1)   # [2., 2.]")
-subtract = binary("subtract", doc="Subtract arguments element-wise.  NumPy: ``np.subtract``.")
+subtract = binary("subtract", promote=_promote.numeric, doc="Subtract arguments element-wise; bool - bool is int32.  NumPy: ``np.subtract``.")
 multiply = binary("multiply", doc="Multiply arguments element-wise.  NumPy: ``np.multiply``.")
 divide = binary("divide", promote=_promote.floating, doc="True division; ints divide in floatx.  NumPy: ``np.divide``.")
 true_divide = divide
-floor_divide = binary("floor_divide", doc="Largest integer not above ``x1 / x2``.  NumPy: ``np.floor_divide``.")
-mod = binary("mod", doc="Remainder with the sign of the divisor.  NumPy: ``np.mod``.")
-power = binary("power", doc="``x1 ** x2`` element-wise.  NumPy: ``np.power``.")
+floor_divide = binary("floor_divide", promote=_promote.numeric, doc="Largest integer not above ``x1 / x2``.  NumPy: ``np.floor_divide``.")
+mod = binary("mod", promote=_promote.numeric, doc="Remainder with the sign of the divisor.  NumPy: ``np.mod``.")
+power = binary("power", promote=_promote.numeric, doc="``x1 ** x2`` element-wise.  NumPy: ``np.power``.")
 maximum = binary("maximum", doc="Element-wise maximum; NaN propagates.  NumPy: ``np.maximum``.")
 minimum = binary("minimum", doc="Element-wise minimum; NaN propagates.  NumPy: ``np.minimum``.")
 

@@ -1,0 +1,122 @@
+"""The ``polyops`` command: ``backends``, ``coverage`` and ``demo``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _backends(args) -> int:
+    from . import _registry
+
+    try:
+        current = _registry.current().name
+    except Exception:  # no loadable default: report the table anyway
+        current = None
+    rows = _registry.backends_report(load=not args.quick)
+    table = [("backend", "distribution", "version", "framework", "status")]
+    for r in rows:
+        status = r["status"] + (f": {r['error']}" if r["error"] else "")
+        table.append((r["name"], str(r["distribution"]), str(r["version"]),
+                      str(r["framework"] or "-"), status))
+    widths = [max(len(row[i]) for row in table) + 2 for i in range(4)]
+    for row in table:
+        star = "*" if row[0] == current else " "
+        print(f"{star} " + "".join(f"{c:<{w}}" for c, w in zip(row, widths)) + row[4])
+    for problem in _registry.problems():
+        if not any(problem.startswith(r["name"] + ":") for r in rows if r["status"] == "broken"):
+            print(f"  warning: {problem}")
+    print("\n* = current backend" if current else "\nno backend could be selected")
+    return 0
+
+
+def coverage_table(names=None) -> tuple[list[str], dict[str, dict[str, str]]]:
+    """(op names, {backend: {op: native|reference|missing}}) for the loadable backends."""
+    from . import _registry
+    from ._op import OPS
+
+    table = {}
+    for row in _registry.backends_report(load=True):
+        if row["status"] == "loaded" and (not names or row["name"] in names):
+            table[row["name"]] = dict(_registry.get_backend(row["name"]).sources)
+    return list(OPS), table
+
+
+def _coverage(args) -> int:
+    from ._op import OPS
+
+    ops, table = coverage_table(args.backend)
+    backends = list(table)
+    mark = {"native": "N", "reference": "r", "missing": "-"}
+    width = max(len(o) for o in ops) + 2
+    print(f"{'op':<{width}}{'family':<8}" + "".join(f"{b:<12}" for b in backends))
+    for op in ops:
+        print(f"{op:<{width}}{OPS[op].family:<8}" + "".join(f"{mark[table[b][op]]:<12}" for b in backends))
+    print()
+    for b in backends:
+        counts = {k: sum(1 for v in table[b].values() if v == k) for k in mark}
+        print(f"{b:<12} {counts['native']:>4} native  {counts['reference']:>4} reference  "
+              f"{counts['missing']:>4} missing  of {len(ops)} ops")
+    print("\nN = native kernel, r = core's reference implementation, - = missing")
+    missing = sum(1 for b in backends for v in table[b].values() if v == "missing")
+    return 1 if missing and args.strict else 0
+
+
+def _demo(args) -> int:
+    import polyops
+    from polyops import ops
+
+    print("$ polyops backends")
+    _backends(argparse.Namespace(quick=True))
+
+    def job():
+        x = ops.reshape(ops.arange(6, dtype="float32"), (2, 3))
+        y = ops.softmax(ops.matmul(x, ops.transpose(x)), axis=-1)
+        return ops.sum(y * 10.0, axis=1), ops.std(x), ops.flip(x, axis=1)
+
+    print(f"\non the default backend ({polyops.backend()}):")
+    for out in job():
+        print(" ", type(out).__module__.split(".")[0], ops.dtype(out), _fmt(out))
+    for name in polyops.available_backends():
+        if name == polyops.backend() or name not in (args.backend or [name]):
+            continue
+        try:
+            with polyops.use_backend(name):
+                outs = job()
+                print(f"\nthe same code with use_backend({name!r}):")
+                for out in outs:
+                    print(" ", type(out).__module__.split(".")[0], ops.dtype(out), _fmt(out))
+        except polyops.BackendLoadError as exc:
+            print(f"\n{name}: {exc}")
+    x = polyops.SymbolicTensor((None, 3), name="x")
+    print("\nsymbolic:", ops.sum(ops.softmax(x @ ops.transpose(x)), axis=1))
+    return 0
+
+
+def _fmt(x) -> str:
+    import numpy as np
+
+    from polyops import ops
+
+    return np.array2string(np.asarray(ops.convert_to_numpy(x), dtype=np.float64), precision=4)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="polyops", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("backends", help="list discovered backends and whether they load")
+    p.add_argument("--quick", action="store_true", help="do not import the frameworks")
+    p.set_defaults(fn=_backends)
+    p = sub.add_parser("coverage", help="op x backend matrix: native, reference or missing")
+    p.add_argument("--backend", action="append", help="only this backend (repeatable)")
+    p.add_argument("--strict", action="store_true", help="exit 1 when any op is missing")
+    p.set_defaults(fn=_coverage)
+    p = sub.add_parser("demo", help="a small computation on the default and every other backend")
+    p.add_argument("--backend", action="append", help="only these other backends (repeatable)")
+    p.set_defaults(fn=_demo)
+    args = parser.parse_args(argv)
+    return args.fn(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

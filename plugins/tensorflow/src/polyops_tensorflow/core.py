@@ -1,0 +1,61 @@
+"""TensorFlow runtime (tensor types, dtypes, conversion) and core-family kernels."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import ml_dtypes  # noqa: E402
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+from polyops.plugin import Runtime  # noqa: E402
+
+_NAMES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "bfloat16", "float16", "float32", "float64", "complex64", "complex128",
+)
+TF_DTYPES = {name: tf.as_dtype(name) for name in _NAMES}
+NP_DTYPES = {name: np.dtype(name) for name in _NAMES if name != "bfloat16"}
+NP_DTYPES["bfloat16"] = np.dtype(ml_dtypes.bfloat16)
+
+EagerTensor = type(tf.constant(1.0))
+_TF_TYPES = (tf.Tensor, tf.Variable)
+
+
+def convert_to_tensor(x, dtype):
+    td = TF_DTYPES[dtype]
+    if isinstance(x, _TF_TYPES):
+        if x.dtype == td:
+            return tf.convert_to_tensor(x) if isinstance(x, tf.Variable) else x
+        return tf.cast(x, td)
+    if not isinstance(x, np.ndarray):
+        try:
+            # NumPy's own conversion rules, as in the numpy backend.
+            x = np.asarray(x, dtype=NP_DTYPES[dtype])
+        except (TypeError, ValueError):
+            if not hasattr(x, "numpy"):
+                raise
+            x = np.asarray(x.numpy())  # another framework's tensor
+    if x.dtype != NP_DTYPES[dtype]:
+        x = x.astype(NP_DTYPES[dtype])
+    return tf.constant(x, dtype=td)
+
+
+def convert_to_numpy(x):
+    return np.asarray(x.numpy())
+
+
+RUNTIME = Runtime(
+    name="tensorflow",
+    version=tf.__version__,
+    tensor_types=(EagerTensor, tf.Tensor, tf.Variable),
+    dtypes={td: name for name, td in TF_DTYPES.items()},
+    convert_to_tensor=convert_to_tensor,
+    convert_to_numpy=convert_to_numpy,
+)
+
+
+def cast(x, dtype):
+    return tf.cast(x, TF_DTYPES[dtype])

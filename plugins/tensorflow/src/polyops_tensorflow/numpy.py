@@ -1,0 +1,365 @@
+"""TensorFlow kernels for the ``numpy`` op family.
+
+Kernels take the op's arguments positionally; tensors arrive as tf tensors
+already promoted, axes canonical (None or a tuple of non-negative ints), dtypes
+as canonical strings.  A kernel keeps the input dtype unless the op says
+otherwise.  Where a tf op has no CPU kernel for a dtype, or its semantics differ
+from NumPy's, the kernel works in another dtype or patches the result; the
+common dtypes (float32, int32) go straight to the tf op.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+
+from .core import NP_DTYPES, TF_DTYPES, EagerTensor
+
+_BOOL = tf.bool
+_INT32 = tf.int32
+_INT64 = tf.int64
+_UNSIGNED = frozenset({tf.uint8, tf.uint16, tf.uint32, tf.uint64})
+_INTS = frozenset({tf.int8, tf.int16, tf.int32, tf.int64}) | _UNSIGNED
+_FLOATS = frozenset({tf.bfloat16, tf.float16, tf.float32, tf.float64})
+_COMPLEX = frozenset({tf.complex64, tf.complex128})
+_NO_ABS = _UNSIGNED | {_BOOL}
+_InvalidArgument = tf.errors.InvalidArgumentError
+
+# ===== creation =====================================================================
+
+
+def full(shape, fill_value, dtype):
+    # np.full's conversion of the fill value (truncation, overflow errors).
+    return tf.fill(shape, tf.constant(np.full((), fill_value, NP_DTYPES[dtype]), TF_DTYPES[dtype]))
+
+
+def arange(start, stop, step, dtype):
+    # NumPy decides the length and the values (tf.range sizes floats in the
+    # result dtype and can differ by one element).
+    return tf.constant(np.arange(start, stop, step, dtype=NP_DTYPES[dtype]), TF_DTYPES[dtype])
+
+
+# ===== elementwise ==================================================================
+
+
+def abs(x):
+    if x.dtype in _NO_ABS:  # no tf kernel; |x| is x
+        return x
+    return tf.abs(x)
+
+
+def negative(x):
+    if x.dtype in _UNSIGNED:  # wraps, as NumPy
+        return tf.subtract(tf.zeros_like(x), x)
+    return tf.negative(x)
+
+
+exp = tf.exp
+log = tf.math.log
+sqrt = tf.sqrt
+sin = tf.sin
+cos = tf.cos
+tanh = tf.tanh
+floor = tf.floor
+ceil = tf.math.ceil
+square = tf.square
+
+
+def sign(x):
+    if x.dtype in _UNSIGNED:
+        return tf.cast(tf.greater(x, tf.zeros((), x.dtype)), x.dtype)
+    return tf.sign(x)
+
+
+def round(x, decimals):
+    d = x.dtype
+    if d in _FLOATS:
+        if decimals == 0:
+            return tf.round(x)
+        # np.round: scale in the input dtype, round half to even, scale back.
+        if decimals > 0:
+            f = tf.constant(10.0 ** decimals, d)
+            return tf.math.truediv(tf.round(tf.multiply(x, f)), f)
+        f = tf.constant(10.0 ** -decimals, d)
+        return tf.multiply(tf.round(tf.math.truediv(x, f)), f)
+    if d in _COMPLEX:
+        return tf.complex(round(tf.math.real(x), decimals), round(tf.math.imag(x), decimals))
+    if d is _BOOL or decimals >= 0:  # ints (and bool) are already round
+        return x
+    # ints, negative decimals: NumPy computes in float64 and casts back
+    f = tf.constant(10.0 ** -decimals, tf.float64)
+    return tf.cast(tf.multiply(tf.round(tf.math.truediv(tf.cast(x, tf.float64), f)), f), d)
+
+
+def add(x1, x2):
+    if x1.dtype is _BOOL:
+        return tf.logical_or(x1, x2)
+    return tf.add(x1, x2)
+
+
+subtract = tf.subtract  # bool raises, as in NumPy
+
+
+def multiply(x1, x2):
+    if x1.dtype is _BOOL:
+        return tf.logical_and(x1, x2)
+    return tf.multiply(x1, x2)
+
+
+divide = tf.math.truediv
+
+
+def _int_safe(fn, x1, x2):
+    """``fn`` on ints, with NumPy's 0 where the divisor is 0 (tf raises there)."""
+    if type(x1) is EagerTensor and type(x2) is EagerTensor:
+        try:
+            return fn(x1, x2)
+        except _InvalidArgument:
+            pass
+    zero = tf.equal(x2, tf.zeros((), x2.dtype))
+    out = fn(x1, tf.where(zero, tf.ones((), x2.dtype), x2))
+    return tf.where(zero, tf.zeros((), out.dtype), out)
+
+
+def floor_divide(x1, x2):
+    d = x1.dtype
+    if d in _INTS:
+        return _int_safe(tf.math.floordiv, x1, x2)
+    if d is _BOOL:  # a // 1 == a, a // 0 == 0
+        return tf.logical_and(x1, x2)
+    return tf.math.floordiv(x1, x2)
+
+
+def mod(x1, x2):
+    d = x1.dtype
+    if d in _INTS:
+        return _int_safe(tf.math.floormod, x1, x2)
+    if d is _BOOL:  # a % 1 == a % 0 == 0
+        return tf.zeros_like(tf.logical_and(x1, x2))
+    return tf.math.floormod(x1, x2)
+
+
+def power(x1, x2):
+    d = x1.dtype
+    if d in _UNSIGNED:  # no tf kernel; int64 wraps to the same low bits
+        return tf.cast(tf.pow(tf.cast(x1, _INT64), tf.cast(x2, _INT64)), d)
+    if d is _BOOL:  # a ** 0 == 1, a ** 1 == a
+        return tf.logical_or(x1, tf.logical_not(x2))
+    return tf.pow(x1, x2)
+
+
+def maximum(x1, x2):
+    if x1.dtype is _BOOL:
+        return tf.logical_or(x1, x2)
+    return tf.maximum(x1, x2)  # propagates NaN, as np.maximum
+
+
+def minimum(x1, x2):
+    if x1.dtype is _BOOL:
+        return tf.logical_and(x1, x2)
+    return tf.minimum(x1, x2)
+
+
+def clip(x, x_min, x_max):
+    # core's reference order (np.clip's): when x_min > x_max the result is x_max
+    return minimum(maximum(x, x_min), x_max)
+
+
+equal = tf.equal
+not_equal = tf.not_equal
+
+
+def _ordered(fn):
+    def compare(x1, x2):
+        if x1.dtype is _BOOL:  # no tf kernel; False < True
+            return fn(tf.cast(x1, tf.uint8), tf.cast(x2, tf.uint8))
+        return fn(x1, x2)
+
+    compare.__name__ = compare.__qualname__ = fn.__name__
+    return compare
+
+
+less = _ordered(tf.less)
+less_equal = _ordered(tf.less_equal)
+greater = _ordered(tf.greater)
+greater_equal = _ordered(tf.greater_equal)
+logical_and = tf.logical_and
+logical_or = tf.logical_or
+logical_not = tf.logical_not
+where = tf.where
+
+# ===== reductions ===================================================================
+
+
+def sum(x, axis, keepdims):
+    return tf.reduce_sum(x, axis, keepdims)
+
+
+def prod(x, axis, keepdims, dtype):
+    return tf.reduce_prod(x, axis, keepdims)
+
+
+def max(x, axis, keepdims, initial):
+    if x.dtype is _BOOL:
+        out = tf.reduce_any(x, axis, keepdims)
+    else:
+        out = tf.reduce_max(x, axis, keepdims)  # propagates NaN
+    if initial is not None:
+        out = maximum(out, tf.cast(initial, out.dtype))
+    return out
+
+
+def min(x, axis, keepdims, initial):
+    if x.dtype is _BOOL:
+        out = tf.reduce_all(x, axis, keepdims)
+    else:
+        out = tf.reduce_min(x, axis, keepdims)
+    if initial is not None:
+        out = minimum(out, tf.cast(initial, out.dtype))
+    return out
+
+
+def _arg_extremum(fn):
+    def kernel(x, axis, keepdims):
+        ndim = x.shape.rank
+        if axis is None:
+            x = tf.reshape(x, [-1])
+            out = kernel(x, 0, False)
+            return tf.reshape(out, [1] * ndim) if keepdims else out
+        out = fn(x, axis, output_type=_INT32)
+        if x.dtype in _FLOATS:
+            # NumPy returns the first NaN (tf skips NaNs)
+            nan = tf.math.is_nan(x)
+            out = tf.where(tf.reduce_any(nan, axis), tf.argmax(nan, axis, output_type=_INT32), out)
+        return tf.expand_dims(out, axis) if keepdims else out
+
+    kernel.__name__ = kernel.__qualname__ = fn.__name__
+    return kernel
+
+
+argmax = _arg_extremum(tf.argmax)
+argmin = _arg_extremum(tf.argmin)
+
+
+def all(x, axis, keepdims):
+    return tf.reduce_all(x, axis, keepdims)
+
+
+def any(x, axis, keepdims):
+    return tf.reduce_any(x, axis, keepdims)
+
+
+def mean(x, axis, keepdims):
+    return tf.reduce_mean(x, axis, keepdims)
+
+
+def var(x, axis, keepdims):
+    return tf.math.reduce_variance(x, axis, keepdims)
+
+
+def std(x, axis, keepdims):
+    return tf.math.reduce_std(x, axis, keepdims)
+
+
+# ===== shape ========================================================================
+
+reshape = tf.reshape
+transpose = tf.transpose
+
+
+def concatenate(xs, axis):
+    return tf.concat(xs, axis)
+
+
+broadcast_to = tf.broadcast_to
+
+
+def _axes(axis, ndim):
+    axes = []
+    for a in axis:
+        if not -ndim <= a < ndim:
+            raise ValueError(f"axis {a} is out of bounds for rank {ndim}")
+        axes.append(a + ndim if a < 0 else a)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"repeated axis in {axis}")
+    return sorted(axes)
+
+
+def expand_dims(x, axis):
+    if isinstance(axis, int):
+        return tf.expand_dims(x, axis)
+    for a in _axes(axis, x.shape.rank + len(axis)):
+        x = tf.expand_dims(x, a)
+    return x
+
+
+def squeeze(x, axis=None):
+    if axis is None:
+        return tf.squeeze(x)
+    if isinstance(axis, int):
+        return tf.squeeze(x, [axis])
+    if not axis:  # tf.squeeze(x, []) would squeeze every size-1 dim
+        return x
+    return tf.squeeze(x, list(axis))
+
+
+def stack(x, axis=0):
+    return tf.stack(x, axis)
+
+
+def take(x, indices, axis):
+    if axis is None:
+        x = tf.reshape(x, [-1])
+        axis = 0
+    n = x.shape[axis]
+    if n is None:
+        n = tf.shape(x, out_type=_INT32)[axis]
+    # tf.gather rejects negative indices: count them from the end
+    indices = tf.where(tf.less(indices, 0), tf.add(indices, n), indices)
+    return tf.gather(x, indices, axis=axis)
+
+
+def get_item(x, key):
+    return x[key]
+
+
+# ===== linear algebra ===============================================================
+
+# dtypes tf has no matmul/einsum CPU kernel for -> the dtype to compute in
+# (integer products wrap to the same low bits in a wider int)
+_MATMUL_WORK = {
+    tf.bool: _INT32, tf.int8: _INT32, tf.int16: _INT32, tf.uint8: _INT32,
+    tf.uint16: _INT32, tf.uint32: _INT64, tf.uint64: _INT64,
+}
+
+
+def _restore(out, d):
+    return tf.not_equal(out, tf.zeros((), out.dtype)) if d is _BOOL else tf.cast(out, d)
+
+
+def _matmul(a, b):
+    ra, rb = a.shape.rank, b.shape.rank
+    if ra >= 2 and rb >= 2:
+        return tf.linalg.matmul(a, b)
+    if ra == 1 and rb == 1:
+        return tf.reshape(tf.linalg.matmul(tf.expand_dims(a, 0), tf.expand_dims(b, 1)), [])
+    if ra == 1:  # (n,) @ (..., n, m) -> (..., m)
+        return tf.squeeze(tf.linalg.matmul(tf.expand_dims(a, 0), b), -2)
+    return tf.squeeze(tf.linalg.matmul(a, tf.expand_dims(b, 1)), -1)
+
+
+def matmul(x1, x2):
+    d = x1.dtype
+    work = _MATMUL_WORK.get(d)
+    if work is None:
+        return _matmul(x1, x2)
+    return _restore(_matmul(tf.cast(x1, work), tf.cast(x2, work)), d)
+
+
+def einsum(subscripts, *operands):
+    d = operands[0].dtype if operands else None
+    work = _MATMUL_WORK.get(d)
+    if work is None:
+        return tf.einsum(subscripts, *operands)
+    return _restore(tf.einsum(subscripts, *(tf.cast(o, work) for o in operands)), d)
+

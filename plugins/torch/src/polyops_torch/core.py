@@ -1,0 +1,80 @@
+"""PyTorch runtime (tensor types, dtypes, conversion) and core-family kernels."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import torch
+
+from polyops.plugin import Runtime
+
+TORCH_DTYPES = {
+    "bool": torch.bool,
+    "int8": torch.int8,
+    "int16": torch.int16,
+    "int32": torch.int32,
+    "int64": torch.int64,
+    "uint8": torch.uint8,
+    "uint16": torch.uint16,
+    "uint32": torch.uint32,
+    "uint64": torch.uint64,
+    "bfloat16": torch.bfloat16,
+    "float16": torch.float16,
+    "float32": torch.float32,
+    "float64": torch.float64,
+    "complex64": torch.complex64,
+    "complex128": torch.complex128,
+}
+
+_NP_BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def _from_numpy(x):
+    if x.dtype == _NP_BFLOAT16:
+        # torch.from_numpy does not know ml_dtypes; the bits are the same.
+        return _from_numpy(x.view(np.uint16)).view(torch.bfloat16)
+    if not x.flags.writeable:
+        # torch warns on (and could write through) a read-only buffer.
+        x = x.copy()
+    try:
+        return torch.from_numpy(x)
+    except ValueError:  # negative strides
+        return torch.from_numpy(np.ascontiguousarray(x))
+
+
+def convert_to_tensor(x, dtype):
+    td = TORCH_DTYPES[dtype]
+    if isinstance(x, torch.Tensor):
+        return x if x.dtype == td else x.to(td)
+    if isinstance(x, (bool, int, float, complex)):
+        return torch.tensor(x, dtype=td)
+    if not isinstance(x, np.ndarray):
+        # Nested lists, numpy scalars and other frameworks' tensors: numpy reads
+        # them all (torch.tensor is slow and warns on lists of arrays).
+        x = np.asarray(x)
+    t = _from_numpy(x)
+    return t if t.dtype == td else t.to(td)
+
+
+def convert_to_numpy(x):
+    if x.requires_grad:
+        x = x.detach()
+    x = x.cpu().resolve_conj().resolve_neg()
+    if x.dtype == torch.bfloat16:
+        return x.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return x.numpy()
+
+
+RUNTIME = Runtime(
+    name="torch",
+    version=torch.__version__,
+    tensor_types=(torch.Tensor,),
+    dtypes={td: name for name, td in TORCH_DTYPES.items()},
+    convert_to_tensor=convert_to_tensor,
+    convert_to_numpy=convert_to_numpy,
+    devices=lambda: ["cpu"] + [f"cuda:{i}" for i in range(torch.cuda.device_count())],
+)
+
+
+def cast(x, dtype):
+    return x.to(TORCH_DTYPES[dtype])

@@ -1,0 +1,433 @@
+"""PyTorch kernels for the ``numpy`` op family.
+
+Kernels take the op's arguments positionally; tensors arrive as torch tensors
+already promoted, axes canonical (None or a sorted tuple of non-negative ints),
+dtypes as canonical strings.  A kernel keeps the input dtype unless the op says
+otherwise.
+
+Torch has almost no kernels for uint16/uint32/uint64: the kernels that can
+meet them retry in a wider signed int when torch refuses, and cast back, so
+the common dtypes pay nothing for it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import torch
+
+from polyops import standardize_dtype
+
+from .core import TORCH_DTYPES
+
+# Wider signed dtypes that hold every value (uint64: modulo 2**64, exact for
+# wrapping arithmetic; core demotes uint64 operands to uint32 anyway).
+_WIDER = {torch.uint16: torch.int32, torch.uint32: torch.int64, torch.uint64: torch.int64}
+# Also for integer arithmetic that torch refuses on bool (floor_divide, mod, power).
+_WIDER_BOOL = {**_WIDER, torch.bool: torch.uint8}
+
+
+def _tensors(args):
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            yield a
+        elif isinstance(a, (list, tuple)):
+            yield from _tensors(a)
+
+
+def _widen(a, wider):
+    if isinstance(a, torch.Tensor):
+        return a.to(wider[a.dtype]) if a.dtype in wider else a
+    if isinstance(a, (list, tuple)):
+        return [_widen(t, wider) for t in a]
+    return a
+
+
+def _widened(fn, wider=_WIDER):
+    """``fn``, retried in wider signed ints when torch has no kernel for the dtype."""
+
+    def kernel(*args):
+        try:
+            return fn(*args)
+        except RuntimeError:
+            dtype = next((t.dtype for t in _tensors(args) if t.dtype in wider), None)
+            if dtype is None:
+                raise
+        out = fn(*[_widen(a, wider) for a in args])
+        return out.to(dtype) if out.dtype == wider[dtype] else out
+
+    return kernel
+
+
+def _out_shape(shape, axis, keepdims):
+    if axis is None:
+        return (1,) * len(shape) if keepdims else ()
+    if keepdims:
+        return tuple(1 if i in axis else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axis)
+
+
+# ===== creation =====================================================================
+
+
+def full(shape, fill_value, dtype):
+    td = TORCH_DTYPES[dtype]
+    try:
+        return torch.full(shape, fill_value, dtype=td)
+    except RuntimeError:
+        # torch refuses values that overflow the dtype (1e300 -> bfloat16 is inf
+        # in numpy); fill in the widest dtype of the kind and cast.
+        wide = torch.complex128 if isinstance(fill_value, complex) else (
+            torch.float64 if isinstance(fill_value, float) else torch.int64)
+        return torch.full(shape, fill_value, dtype=wide).to(td)
+
+
+def arange(start, stop, step, dtype):
+    td = TORCH_DTYPES[dtype]
+    n = builtins.max(0, math.ceil((stop - start) / step))
+    exact = td.is_floating_point or type(start) is type(step) is int
+    if n and exact:
+        try:
+            out = torch.arange(start, stop, step, dtype=td)
+        except RuntimeError:  # no arange for the dtype (bool, wide unsigned ints)
+            pass
+        else:
+            if out.shape[0] == n:  # torch's float rounding may add or drop one
+                return out
+    if td.is_floating_point or td.is_complex:
+        return (torch.arange(n, dtype=torch.float64) * step + start).to(td)
+    # numpy casts start and start + step to the int dtype (truncating), and
+    # steps by their difference: arange(0.5, 3, 1, dtype=int32) is 0, 1, 2.
+    first = int(start)
+    delta = int(start + step) - first
+    return (torch.arange(n, dtype=torch.int64) * delta + first).to(td)
+
+
+# ===== elementwise ==================================================================
+
+
+def abs(x):
+    try:
+        return torch.abs(x)
+    except RuntimeError:
+        if x.dtype in _WIDER_BOOL:  # bool and unsigned: abs is the identity
+            return x
+        raise
+
+
+negative = _widened(torch.negative)
+exp = torch.exp
+log = torch.log
+sqrt = torch.sqrt
+sin = torch.sin
+cos = torch.cos
+tanh = torch.tanh
+floor = torch.floor
+ceil = torch.ceil
+square = _widened(torch.square)
+
+
+def _sign(x):
+    if x.is_floating_point():
+        return torch.where(torch.isnan(x), x, torch.sign(x))  # torch.sign(nan) is 0
+    return torch.sgn(x) if x.is_complex() else torch.sign(x)
+
+
+sign = _widened(_sign)
+
+
+def round(x, decimals):
+    if x.is_floating_point() or x.is_complex():
+        return torch.round(x, decimals=decimals) if decimals else torch.round(x)
+    if decimals >= 0 or x.dtype == torch.bool:
+        return x
+    # numpy rounds integers to tens, hundreds... in float64, half to even.
+    scale = 10.0 ** -decimals
+    return (torch.round(x.to(torch.float64) / scale) * scale).to(x.dtype)
+
+
+add = _widened(torch.add)
+subtract = _widened(torch.subtract)
+multiply = _widened(torch.multiply)
+divide = torch.true_divide
+
+
+def _int_division(fn, x1, x2):
+    # torch raises on integer division by zero, numpy gives 0; bool and wide
+    # unsigned ints compute in a wider int.
+    dtype = x1.dtype
+    a, b = _widen(x1, _WIDER_BOOL), _widen(x2, _WIDER_BOOL)
+    zero = b == 0
+    out = torch.where(zero, 0, fn(a, torch.where(zero, 1, b)))
+    return out.to(dtype)
+
+
+def _floor_div(x1, x2):
+    return torch.div(x1, x2, rounding_mode="floor")
+
+
+def floor_divide(x1, x2):
+    try:
+        return torch.div(x1, x2, rounding_mode="floor")
+    except RuntimeError:
+        if x1.is_floating_point() or x1.is_complex():
+            raise
+    return _int_division(_floor_div, x1, x2)
+
+
+def mod(x1, x2):
+    try:
+        return torch.remainder(x1, x2)
+    except RuntimeError:
+        if x1.is_floating_point() or x1.is_complex():
+            raise
+    return _int_division(torch.remainder, x1, x2)
+
+
+power = _widened(torch.pow, _WIDER_BOOL)
+maximum = _widened(torch.maximum)
+minimum = _widened(torch.minimum)
+clip = _widened(torch.clamp)
+
+# ===== comparison and logic =========================================================
+
+equal = _widened(torch.eq)
+not_equal = _widened(torch.ne)
+less = _widened(torch.lt)
+less_equal = _widened(torch.le)
+greater = _widened(torch.gt)
+greater_equal = _widened(torch.ge)
+logical_and = torch.logical_and
+logical_or = torch.logical_or
+logical_not = torch.logical_not
+where = _widened(torch.where)
+
+# ===== reductions ===================================================================
+# torch reads dim=() as "all dims"; numpy's axis=() reduces nothing.
+
+
+def _sum(x, axis, keepdims):
+    if axis == ():
+        return x
+    # dtype= keeps int32 from widening to int64.
+    return torch.sum(x, dim=axis, keepdim=keepdims, dtype=x.dtype)
+
+
+sum = _widened(_sum)
+
+
+def _prod(x, axis, keepdims, dtype):
+    if axis is None:
+        out = torch.prod(x, dtype=x.dtype)
+        return out.reshape((1,) * x.ndim) if keepdims else out
+    # torch.prod takes one dim: reduce from the last so the others stay put.
+    for a in reversed(axis):
+        x = torch.prod(x, a, keepdim=keepdims, dtype=x.dtype)
+    return x
+
+
+prod = _widened(_prod)
+
+
+def _extremum(reduce, combine, x, axis, keepdims, initial):
+    if axis == ():
+        out = x
+    elif x.numel() == 0 and (axis is None or builtins.any(x.shape[a] == 0 for a in axis)):
+        # core only lets an empty reduction through with an initial value
+        return torch.full(_out_shape(x.shape, axis, keepdims), initial, dtype=x.dtype)
+    else:
+        out = reduce(x, dim=() if axis is None else axis, keepdim=keepdims)
+    if initial is None:
+        return out
+    return combine(out, torch.tensor(initial, dtype=x.dtype))
+
+
+def _max(x, axis, keepdims, initial):
+    return _extremum(torch.amax, torch.maximum, x, axis, keepdims, initial)
+
+
+def _min(x, axis, keepdims, initial):
+    return _extremum(torch.amin, torch.minimum, x, axis, keepdims, initial)
+
+
+max = _widened(_max)
+min = _widened(_min)
+
+
+def argmax(x, axis, keepdims):
+    try:
+        out = torch.argmax(x, dim=axis, keepdim=keepdims)
+    except RuntimeError:  # bool and wide unsigned ints
+        out = torch.argmax(_widen(x, _WIDER_BOOL), dim=axis, keepdim=keepdims)
+    return out.to(torch.int32)
+
+
+def argmin(x, axis, keepdims):
+    try:
+        out = torch.argmin(x, dim=axis, keepdim=keepdims)
+    except RuntimeError:
+        out = torch.argmin(_widen(x, _WIDER_BOOL), dim=axis, keepdim=keepdims)
+    return out.to(torch.int32)
+
+
+def all(x, axis, keepdims):
+    if axis == ():
+        return x
+    return torch.all(x, dim=axis, keepdim=keepdims)
+
+
+def any(x, axis, keepdims):
+    if axis == ():
+        return x
+    return torch.any(x, dim=axis, keepdim=keepdims)
+
+
+def mean(x, axis, keepdims):
+    if axis == ():
+        return x
+    return torch.mean(x, dim=axis, keepdim=keepdims)
+
+
+def var(x, axis, keepdims):
+    if axis == ():
+        return torch.square(x - x)  # 0, or nan for inf and nan
+    return torch.var(x, dim=axis, correction=0, keepdim=keepdims)
+
+
+def std(x, axis, keepdims):
+    if axis == ():
+        return torch.abs(x - x)
+    return torch.std(x, dim=axis, correction=0, keepdim=keepdims)
+
+
+# ===== shape ========================================================================
+
+reshape = torch.reshape
+transpose = torch.permute
+
+
+def concatenate(xs, axis):
+    return torch.cat(xs, dim=axis)
+
+
+def stack(x, axis):
+    return torch.stack(x, dim=axis)
+
+
+broadcast_to = torch.broadcast_to
+
+
+def expand_dims(x, axis):
+    if not isinstance(axis, (tuple, list)):
+        return torch.unsqueeze(x, axis)
+    ndim = x.ndim + len(axis)
+    axes = {a % ndim for a in axis}
+    dims = iter(x.shape)
+    return x.reshape(tuple(1 if i in axes else next(dims) for i in range(ndim)))
+
+
+def squeeze(x, axis):
+    if axis is None:
+        return torch.squeeze(x)
+    return torch.squeeze(x, tuple(axis) if isinstance(axis, (tuple, list)) else axis)
+
+
+def _flip(x, axis):
+    if axis is None:
+        dims = tuple(range(x.ndim))
+    else:
+        dims = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    return torch.flip(x, dims)
+
+
+flip = _widened(_flip)
+
+
+def take(x, indices, axis):
+    # Advanced indexing at ``axis`` has np.take's shape and wraps negative indices.
+    if axis is None:
+        return x.reshape(-1)[indices]
+    return x[(slice(None),) * axis + (indices,)]
+
+
+def get_item(x, key):
+    try:
+        return x[key]
+    except ValueError:  # torch slices take no negative step
+        return _get_item_flipped(x, key)
+
+
+def _get_item_flipped(x, key):
+    # Flip the axes that a negative step walks backwards, and slice forwards.
+    key = key if isinstance(key, tuple) else (key,)
+    used = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    out, flips, axis = [], [], 0
+    for k in key:
+        if k is Ellipsis:
+            axis += x.ndim - used
+        elif k is not None:
+            if isinstance(k, slice) and k.step is not None and k.step < 0:
+                r = range(*k.indices(x.shape[axis]))
+                first = x.shape[axis] - 1 - r.start
+                k = slice(first, first - len(r) * r.step, -r.step) if len(r) else slice(0, 0)
+                flips.append(axis)
+            axis += 1
+        out.append(k)
+    return torch.flip(x, flips)[tuple(out)]
+
+
+def zeros_like(x, dtype):
+    if dtype is None:
+        return torch.zeros_like(x)
+    return torch.zeros_like(x, dtype=TORCH_DTYPES[standardize_dtype(dtype)])
+
+
+def ones_like(x, dtype):
+    if dtype is None:
+        return torch.ones_like(x)
+    return torch.ones_like(x, dtype=TORCH_DTYPES[standardize_dtype(dtype)])
+
+
+# ===== linear algebra ===============================================================
+
+
+def _product(fn, *args):
+    """Run a matrix product ``fn``; where torch lacks it for the dtype, compute it wider."""
+    try:
+        return fn(*args)
+    except RuntimeError:
+        dtype = next(t.dtype for t in _tensors(args))
+        if dtype == torch.bool:  # a sum of products is true where it is non-zero
+            return fn(*_widen_all(args, torch.int32)) != 0
+        if dtype in _WIDER:
+            return fn(*[_widen(a, _WIDER) for a in args]).to(dtype)
+        if dtype.is_floating_point or dtype.is_complex or args[-1].device.type == "cpu":
+            raise
+    # integer products exist on the CPU only
+    device = args[-1].device
+    return fn(*[a.cpu() if isinstance(a, torch.Tensor) else a for a in args]).to(device)
+
+
+def _widen_all(args, dtype):
+    return [a.to(dtype) if isinstance(a, torch.Tensor) else a for a in args]
+
+
+def matmul(x1, x2):
+    return _product(torch.matmul, x1, x2)
+
+
+def _dot(x1, x2):
+    if x1.ndim == 0 or x2.ndim == 0:
+        return torch.mul(x1, x2)
+    if x1.ndim == 1 or x2.ndim == 1:
+        return torch.matmul(x1, x2)
+    return torch.tensordot(x1, x2, dims=([x1.ndim - 1], [x2.ndim - 2]))
+
+
+def dot(x1, x2):
+    return _product(_dot, x1, x2)
+
+
+def einsum(subscripts, *operands):
+    return _product(torch.einsum, subscripts.replace(" ", ""), *operands)

@@ -1,0 +1,63 @@
+"""Throwaway virtual environments with real, separately installed distributions."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WHEELHOUSE = ROOT / "wheelhouse"
+CONSTRAINTS = ROOT / "ci" / "constraints.txt"
+
+
+def _stale() -> bool:
+    wheels = list(WHEELHOUSE.glob("polyops_fixture_minimal-*.whl"))
+    if not wheels:
+        return True
+    built = min(w.stat().st_mtime for w in WHEELHOUSE.glob("polyops*.whl"))
+    sources = [p for d in ("core", "plugins", "tests/fixtures") for p in (ROOT / d).rglob("*")
+               if p.suffix in (".py", ".toml") and ".egg-info" not in str(p)]
+    return any(p.stat().st_mtime > built for p in sources)
+
+
+def ensure_wheelhouse() -> Path:
+    """The wheelhouse of our distributions, (re)built with scripts/wheelhouse.sh when stale."""
+    import fcntl
+
+    with open(ROOT / ".wheelhouse.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # pytest-xdist workers build it once
+        if _stale():
+            subprocess.run(
+                ["bash", str(ROOT / "scripts" / "wheelhouse.sh")],
+                check=True, capture_output=True, env={**os.environ, "PYTHON": sys.executable},
+            )
+    return WHEELHOUSE
+
+
+def make_venv(path: Path, *requirements: str, offline: bool = True) -> Path:
+    """Create a venv at ``path`` and pip-install ``requirements`` from the wheelhouse."""
+    ensure_wheelhouse()
+    subprocess.run([sys.executable, "-m", "venv", str(path)], check=True, capture_output=True)
+    python = path / "bin" / "python"
+    cmd = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+           "--find-links", str(WHEELHOUSE), "-c", str(CONSTRAINTS)]
+    if offline:
+        cmd.append("--no-index")
+    subprocess.run(cmd + list(requirements), check=True, capture_output=True, text=True)
+    return python
+
+
+def run_json(python: Path, code: str, env: dict | None = None) -> dict:
+    """Run ``code`` in ``python``; it must print one JSON object as its last line."""
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("POLYOPS_")}
+    full_env.update(env or {})
+    proc = subprocess.run(
+        [str(python), "-c", textwrap.dedent(code)],
+        capture_output=True, text=True, env=full_env, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
