@@ -61,6 +61,9 @@ class Op:
         self.tensor_slots = tuple(
             (self.params.index(t.rstrip("[]")), t.endswith("[]")) for t in self.tensors
         )
+        self.optional = frozenset(
+            p.name for p in params if p.default is None
+        )  # tensor params that may be None (where's x1, x2)
         self.index = len(OPS)
         self.public: Callable[..., Any] = None  # type: ignore[assignment]
         self.operation: type = None  # type: ignore[assignment]
@@ -203,6 +206,10 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
         keys = []
         for pos, sub, v in _slot_values(op, args):
             if v is None:
+                if sub is not None or op.params[min(pos, len(op.params) - 1)] not in op.optional:
+                    raise TypeError(
+                        f"{op.name}: expected a tensor for {op.params[min(pos, len(op.params) - 1)]!r}, got None"
+                    )
                 key = None
             elif isinstance(v, _SCALARS):
                 key = _dtypes._WEAK_OF[type(v)]
@@ -286,7 +293,7 @@ def _diagnose(op, backend, args, exc):
     try:
         specs = _map_tensors(op, args, spec_of)
         op.rule(*specs)
-    except (TypeError, ValueError) as rule_exc:
+    except (TypeError, ValueError, IndexError) as rule_exc:
         return rule_exc
     except Exception:  # the rule itself could not cope; report the kernel's failure
         pass

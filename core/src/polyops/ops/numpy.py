@@ -51,14 +51,21 @@ def full(shape, fill_value, dtype=None):
     return spec(shape, dtype)
 
 
-@defop("numpy", tensors=(), promote=None)
+def _creation_prepare(op):
+    def prepare(shape, dtype=None):
+        return normalize_shape(shape, op), dtype_arg(op, dtype)
+
+    return prepare
+
+
+@defop("numpy", tensors=(), promote=None, prepare=_creation_prepare("zeros"))
 def zeros(shape, dtype=None):
     """Return a new tensor of given shape and dtype, filled with zeros.  NumPy: ``np.zeros``.
 
     Example:
         >>> polyops.ops.zeros((2, 3))   # float32
     """
-    return full.op.rule(shape, 0, dtype)
+    return spec(*_creation_prepare("zeros")(shape, dtype))
 
 
 @zeros.reference
@@ -66,14 +73,14 @@ def _zeros_ref(shape, dtype=None):
     return full(shape, 0, dtype)
 
 
-@defop("numpy", tensors=(), promote=None)
+@defop("numpy", tensors=(), promote=None, prepare=_creation_prepare("ones"))
 def ones(shape, dtype=None):
     """Return a new tensor of given shape and dtype, filled with ones.  NumPy: ``np.ones``.
 
     Example:
         >>> polyops.ops.ones((2,), dtype="int8")
     """
-    return full.op.rule(shape, 1, dtype)
+    return spec(*_creation_prepare("ones")(shape, dtype))
 
 
 @ones.reference
@@ -319,6 +326,8 @@ logical_not = unary("logical_not", promote=_promote.boolean, doc="Truth of ``NOT
 
 def _where_promote_fn(keys):
     c, a, b = keys
+    if a is None or b is None:
+        raise ValueError("where: expected both x1 and x2 (use nonzero for the 1-argument form)")
     out = _dtypes.result_type_of_keys(tuple(k for k in (a, b) if k is not None))
     return ("bool", out, out)
 

@@ -16,7 +16,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset16 as ops
 
-__all__ = ["ops", "run", "const", "to", "etype", "axes_const", "BF16", "OV_TYPES", "T"]
+__all__ = ["ops", "run", "run1", "const", "to", "etype", "axes_const", "BF16", "OV_TYPES", "NP_TYPES", "T"]
 
 T = ov.Type
 BF16 = np.dtype(ml_dtypes.bfloat16)

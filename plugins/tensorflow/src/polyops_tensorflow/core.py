@@ -21,7 +21,35 @@ NP_DTYPES = {name: np.dtype(name) for name in _NAMES if name != "bfloat16"}
 NP_DTYPES["bfloat16"] = np.dtype(ml_dtypes.bfloat16)
 
 EagerTensor = type(tf.constant(1.0))
+
+
+def _skip_autograph():
+    """Have tf.function's AutoGraph call polyops ops as they are (as it does for keras).
+
+    The public op functions are generated code without source, so AutoGraph
+    would try to convert each one, fail, and log a warning per op.
+    """
+    try:
+        from tensorflow.python.autograph.core import config
+
+        rule = config.DoNotConvert("polyops")
+        if not any(getattr(r, "_prefix", None) == "polyops" for r in config.CONVERSION_RULES):
+            config.CONVERSION_RULES = (rule,) + tuple(config.CONVERSION_RULES)
+    except Exception:  # a private API: if it moved, only the warnings come back
+        pass
+
+
+_skip_autograph()
 _TF_TYPES = (tf.Tensor, tf.Variable)
+_BF16 = tf.bfloat16
+_UNSIGNED = frozenset({tf.uint8, tf.uint16, tf.uint32, tf.uint64})
+
+
+def _cast(x, td):
+    if x.dtype is _BF16 and td in _UNSIGNED:
+        # tf saturates negative bfloat16 at 0; NumPy (and tf from float32) wraps
+        x = tf.cast(x, tf.float32)
+    return tf.cast(x, td)
 
 
 def convert_to_tensor(x, dtype):
@@ -29,7 +57,7 @@ def convert_to_tensor(x, dtype):
     if isinstance(x, _TF_TYPES):
         if x.dtype == td:
             return tf.convert_to_tensor(x) if isinstance(x, tf.Variable) else x
-        return tf.cast(x, td)
+        return _cast(x, td)
     if not isinstance(x, np.ndarray):
         try:
             # NumPy's own conversion rules, as in the numpy backend.
@@ -58,4 +86,4 @@ RUNTIME = Runtime(
 
 
 def cast(x, dtype):
-    return tf.cast(x, TF_DTYPES[dtype])
+    return _cast(x, TF_DTYPES[dtype])

@@ -40,7 +40,7 @@ def _widen(a, wider):
     if isinstance(a, torch.Tensor):
         return a.to(wider[a.dtype]) if a.dtype in wider else a
     if isinstance(a, (list, tuple)):
-        return [_widen(t, wider) for t in a]
+        return type(a)(_widen(t, wider) for t in a)
     return a
 
 
@@ -330,18 +330,33 @@ def expand_dims(x, axis):
 def squeeze(x, axis):
     if axis is None:
         return torch.squeeze(x)
-    return torch.squeeze(x, tuple(axis) if isinstance(axis, (tuple, list)) else axis)
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    # torch skips dims that are not 1 where numpy refuses; core runs the op's
+    # rule on a kernel failure, which names the problem.
+    if builtins.any(x.shape[a] != 1 for a in axes):
+        raise ValueError(f"squeeze: axis {axis} is not of size 1 in shape {tuple(x.shape)}")
+    return torch.squeeze(x, axes)
 
 
-def _flip(x, axis):
+# Same-width signed dtypes: moving data around needs no arithmetic, only bits.
+_SIGNED = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+
+
+def _flip_dims(x, dims):
+    try:
+        return torch.flip(x, dims)
+    except RuntimeError:
+        if x.dtype not in _SIGNED:
+            raise
+    return torch.flip(x.view(_SIGNED[x.dtype]), dims).view(x.dtype)
+
+
+def flip(x, axis):
     if axis is None:
         dims = tuple(range(x.ndim))
     else:
         dims = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    return torch.flip(x, dims)
-
-
-flip = _widened(_flip)
+    return _flip_dims(x, dims)
 
 
 def take(x, indices, axis):
@@ -374,7 +389,7 @@ def _get_item_flipped(x, key):
                 flips.append(axis)
             axis += 1
         out.append(k)
-    return torch.flip(x, flips)[tuple(out)]
+    return _flip_dims(x, flips)[tuple(out)]
 
 
 def zeros_like(x, dtype):
@@ -394,19 +409,24 @@ def ones_like(x, dtype):
 
 def _product(fn, *args):
     """Run a matrix product ``fn``; where torch lacks it for the dtype, compute it wider."""
+    dtype = next(_tensors(args)).dtype
     try:
-        return fn(*args)
+        out = fn(*args)
     except RuntimeError:
-        dtype = next(t.dtype for t in _tensors(args))
-        if dtype == torch.bool:  # a sum of products is true where it is non-zero
-            return fn(*_widen_all(args, torch.int32)) != 0
-        if dtype in _WIDER:
-            return fn(*[_widen(a, _WIDER) for a in args]).to(dtype)
-        if dtype.is_floating_point or dtype.is_complex or args[-1].device.type == "cpu":
+        if dtype == torch.bool:
+            out = fn(*_widen_all(args, torch.int32))
+        elif dtype in _WIDER:
+            out = fn(*[_widen(a, _WIDER) for a in args])
+        elif dtype.is_floating_point or dtype.is_complex or args[-1].device.type == "cpu":
             raise
-    # integer products exist on the CPU only
-    device = args[-1].device
-    return fn(*[a.cpu() if isinstance(a, torch.Tensor) else a for a in args]).to(device)
+        else:  # integer products exist on the CPU only
+            device = args[-1].device
+            out = fn(*[a.cpu() if isinstance(a, torch.Tensor) else a for a in args]).to(device)
+    if out.dtype == dtype:
+        return out
+    # A bool product is true where its sum of products is non-zero; einsum's
+    # reductions widen ints to int64.
+    return out != 0 if dtype == torch.bool else out.to(dtype)
 
 
 def _widen_all(args, dtype):
