@@ -320,12 +320,20 @@ def missing_kernel(op: Op, backend) -> Callable:
 # -- declaring ops -----------------------------------------------------------------
 
 _PUBLIC_TEMPLATE = """\
-def {name}({params}):
-    return (_current() or _default()).table[{index}]({call})
+def _make(_index):
+    def op({params}):
+        return (_current() or _default()).table[_index]({call})
+    return op
 """
+_MAKERS: dict[tuple, Callable] = {}
 
 
 def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
+    """The public function: the rule's signature, one table lookup, one call.
+
+    Code is compiled once per distinct parameter list (import time matters) and
+    the op's table index is bound in a closure cell.
+    """
     params = []
     call = []
     for p in op.signature.parameters.values():
@@ -342,16 +350,19 @@ def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
         else:
             params.append(p.name)
             call.append(p.name)
-    src = _PUBLIC_TEMPLATE.format(
-        name=op.name, params=", ".join(params), index=op.index, call=", ".join(call)
-    )
-    exec(compile(src, f"<polyops.ops.{op.family}.{op.name}>", "exec"), namespace)
-    fn = namespace.pop(op.name)
+    key = (tuple(params), tuple(call))
+    make = _MAKERS.get(key)
+    if make is None:
+        src = _PUBLIC_TEMPLATE.format(params=", ".join(params), call=", ".join(call))
+        exec(compile(src, "<polyops generated op>", "exec"), namespace)
+        make = _MAKERS[key] = namespace.pop("_make")
+    fn = make(op.index)
+    fn.__code__ = fn.__code__.replace(co_name=op.name, co_qualname=op.name)
+    fn.__name__ = fn.__qualname__ = op.name
     fn.__defaults__ = rule.__defaults__
     fn.__kwdefaults__ = rule.__kwdefaults__
     fn.__doc__ = rule.__doc__
     fn.__module__ = f"polyops.ops.{op.family}"
-    fn.__qualname__ = op.name
     fn.__wrapped__ = rule
     fn.op = op
     fn.reference = lambda ref: _set_ref(op, ref)
@@ -361,6 +372,9 @@ def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
 def _set_ref(op: Op, ref: Callable) -> Callable:
     op.ref = ref
     return ref
+
+
+_NAMESPACE: dict = {}
 
 
 def _camel(name: str) -> str:
@@ -385,14 +399,16 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
     """
     from . import _registry
 
+    if not _NAMESPACE:
+        _NAMESPACE.update(_current=_registry._CURRENT.get, _default=_registry._default_backend)
+
     def decorate(rule):
         op_name = name or rule.__name__
         if op_name in OPS:
             raise ValueError(f"defop: op {op_name!r} is already defined")
         op = Op(op_name, family, rule, tensors, promote, None, prepare, elementwise)
         OPS[op_name] = op
-        ns = {"_current": _registry._CURRENT.get, "_default": _registry._default_backend}
-        op.public = _generate_public(op, rule, ns)
+        op.public = _generate_public(op, rule, _NAMESPACE)
         op.operation = _make_operation_class(op)
         return op.public
 

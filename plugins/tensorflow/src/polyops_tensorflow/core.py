@@ -41,6 +41,7 @@ def _skip_autograph():
 
 _skip_autograph()
 _TF_TYPES = (tf.Tensor, tf.Variable)
+_PY_SCALARS = frozenset({bool, int, float, complex})
 _BF16 = tf.bfloat16
 _UNSIGNED = frozenset({tf.uint8, tf.uint16, tf.uint32, tf.uint64})
 
@@ -58,6 +59,11 @@ def convert_to_tensor(x, dtype):
         if x.dtype == td:
             return tf.convert_to_tensor(x) if isinstance(x, tf.Variable) else x
         return _cast(x, td)
+    if type(x) in _PY_SCALARS:
+        try:  # the fast way; NumPy's rules decide what tf refuses (2.5 -> int32...)
+            return tf.constant(x, td)
+        except (TypeError, ValueError):
+            pass
     if not isinstance(x, np.ndarray):
         try:
             # NumPy's own conversion rules, as in the numpy backend.

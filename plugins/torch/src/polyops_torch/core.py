@@ -47,7 +47,10 @@ def convert_to_tensor(x, dtype):
     if isinstance(x, torch.Tensor):
         return x if x.dtype == td else x.to(td)
     if isinstance(x, (bool, int, float, complex)):
-        return torch.tensor(x, dtype=td)
+        try:
+            return torch.scalar_tensor(x, dtype=td)  # twice as fast as torch.tensor
+        except RuntimeError:  # ints past int64 (uint64)
+            return torch.tensor(x, dtype=td)
     if not isinstance(x, np.ndarray):
         # Nested lists, numpy scalars and other frameworks' tensors: numpy reads
         # them all (torch.tensor is slow and warns on lists of arrays).

@@ -1,9 +1,9 @@
 """PyTorch kernels for the ``numpy`` op family.
 
 Kernels take the op's arguments positionally; tensors arrive as torch tensors
-already promoted, axes canonical (None or a sorted tuple of non-negative ints),
-dtypes as canonical strings.  A kernel keeps the input dtype unless the op says
-otherwise.
+already promoted, reduction axes canonical (None or a sorted tuple of
+non-negative ints), dtypes as canonical strings.  A kernel keeps the input
+dtype unless the op says otherwise.
 
 Torch has almost no kernels for uint16/uint32/uint64: the kernels that can
 meet them retry in a wider signed int when torch refuses, and cast back, so
@@ -169,7 +169,7 @@ def _floor_div(x1, x2):
 
 def floor_divide(x1, x2):
     try:
-        return torch.div(x1, x2, rounding_mode="floor")
+        return _floor_div(x1, x2)
     except RuntimeError:
         if x1.is_floating_point() or x1.is_complex():
             raise
