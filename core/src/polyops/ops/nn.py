@@ -47,7 +47,8 @@ def softmax(x, axis=-1):
 
 @softmax.reference
 def _softmax_ref(x, axis=-1):
-    e = exp(subtract(x, max(x, (axis,), True)))
+    # initial=-inf keeps a zero-size axis legal (max of nothing); it never changes a max.
+    e = exp(subtract(x, max(x, (axis,), True, float("-inf"))))
     return divide(e, sum(e, (axis,), True))
 
 

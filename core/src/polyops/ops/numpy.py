@@ -572,7 +572,12 @@ def _expanded_shape(shape, axis):
     return tuple(1 if i in axes else next(it) for i in range(out_ndim))
 
 
-@defop("numpy", tensors=("x",))
+def _expand_dims_prepare(x, axis):
+    _expanded_shape(tuple(x.shape), axis)
+    return x, axis
+
+
+@defop("numpy", tensors=("x",), prepare=_expand_dims_prepare)
 def expand_dims(x, axis):
     """Insert size-1 dims at ``axis`` (an int or a tuple).  NumPy: ``np.expand_dims``.
 
@@ -597,7 +602,12 @@ def _squeezed_shape(shape, axis):
     return tuple(d for i, d in enumerate(shape) if i not in axes)
 
 
-@defop("numpy", tensors=("x",))
+def _squeeze_prepare(x, axis=None):
+    _squeezed_shape(tuple(x.shape), axis)
+    return x, axis
+
+
+@defop("numpy", tensors=("x",), prepare=_squeeze_prepare)
 def squeeze(x, axis=None):
     """Remove size-1 dims (all of them, or those at ``axis``).  NumPy: ``np.squeeze``.
 
@@ -712,7 +722,12 @@ def broadcast_to(x, shape):
     return spec(shape, _promote.preserve((key(x),))[0])
 
 
-@defop("numpy", tensors=("x",))
+def _flip_prepare(x, axis=None):
+    canonicalize_axes(axis, len(x.shape), "flip")
+    return x, axis
+
+
+@defop("numpy", tensors=("x",), prepare=_flip_prepare)
 def flip(x, axis=None):
     """Reverse the order of elements along ``axis`` (None: all axes).  NumPy: ``np.flip``.
 

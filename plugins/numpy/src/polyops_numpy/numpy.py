@@ -35,6 +35,8 @@ square = np.square
 
 
 def round(x, decimals):
+    if x.dtype == np.bool_:  # np.round(bool) would give float16
+        return x.copy()
     return np.round(x, decimals)
 
 
@@ -115,8 +117,17 @@ def get_item(x, key):
     return x[key]
 
 
-matmul = np.matmul
+_BF16 = NP_DTYPES["bfloat16"]
+
+
+def matmul(x1, x2):
+    if x1.dtype == _BF16:  # ml_dtypes has no bfloat16 matmul loop: accumulate in float32
+        return np.matmul(x1.astype(np.float32), x2.astype(np.float32)).astype(_BF16)
+    return np.matmul(x1, x2)
 
 
 def einsum(subscripts, *operands):
+    if operands and operands[0].dtype == _BF16:
+        wide = [o.astype(np.float32) for o in operands]
+        return np.einsum(subscripts, *wide).astype(_BF16)
     return np.einsum(subscripts, *operands)
