@@ -98,7 +98,8 @@ def _fmt(x) -> str:
 
     from polyops import ops
 
-    return np.array2string(np.asarray(ops.convert_to_numpy(x), dtype=np.float64), precision=4)
+    return np.array2string(np.asarray(ops.convert_to_numpy(x), dtype=np.float64), precision=4,
+                           separator=", ", max_line_width=200).replace("\n", "")
 
 
 def main(argv=None) -> int:
