@@ -7,6 +7,7 @@ canonical strings.  A kernel keeps the input dtype unless the op says otherwise.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from .core import NP_DTYPES
@@ -61,12 +62,19 @@ logical_not = np.logical_not
 where = np.where
 
 
+_LOW_FLOATS = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+
+
 def sum(x, axis, keepdims):
+    if x.dtype in _LOW_FLOATS:  # accumulate in float32, as JAX does: bfloat16 stalls at 256
+        return np.sum(x, axis=axis, keepdims=keepdims, dtype=np.float32).astype(x.dtype)
     # dtype= keeps int32 from widening to the platform int.
     return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
 def prod(x, axis, keepdims, dtype):
+    if x.dtype in _LOW_FLOATS:
+        return np.prod(x, axis=axis, keepdims=keepdims, dtype=np.float32).astype(x.dtype)
     return np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 

@@ -20,26 +20,8 @@ TF_DTYPES = {name: tf.as_dtype(name) for name in _NAMES}
 NP_DTYPES = {name: np.dtype(name) for name in _NAMES if name != "bfloat16"}
 NP_DTYPES["bfloat16"] = np.dtype(ml_dtypes.bfloat16)
 
+_INT_BOUNDS = {td: (td.min, td.max) for td in TF_DTYPES.values() if td.is_integer}
 EagerTensor = type(tf.constant(1.0))
-
-
-def _skip_autograph():
-    """Have tf.function's AutoGraph call polyops ops as they are (as it does for keras).
-
-    The public op functions are generated code without source, so AutoGraph
-    would try to convert each one, fail, and log a warning per op.
-    """
-    try:
-        from tensorflow.python.autograph.core import config
-
-        rule = config.DoNotConvert("polyops")
-        if not any(getattr(r, "_prefix", None) == "polyops" for r in config.CONVERSION_RULES):
-            config.CONVERSION_RULES = (rule,) + tuple(config.CONVERSION_RULES)
-    except Exception:  # a private API: if it moved, only the warnings come back
-        pass
-
-
-_skip_autograph()
 _TF_TYPES = (tf.Tensor, tf.Variable)
 _PY_SCALARS = frozenset({bool, int, float, complex})
 _BF16 = tf.bfloat16
@@ -60,10 +42,13 @@ def convert_to_tensor(x, dtype):
             return tf.convert_to_tensor(x) if isinstance(x, tf.Variable) else x
         return _cast(x, td)
     if type(x) in _PY_SCALARS:
-        try:  # the fast way; NumPy's rules decide what tf refuses (2.5 -> int32...)
-            return tf.constant(x, td)
-        except (TypeError, ValueError):
-            pass
+        bounds = _INT_BOUNDS.get(td)
+        # the fast way, unless tf would wrap an out-of-range int (NumPy raises)
+        if bounds is None or type(x) is not int or bounds[0] <= x <= bounds[1]:
+            try:
+                return tf.constant(x, td)
+            except (TypeError, ValueError):  # NumPy's rules decide (2.5 -> int32...)
+                pass
     if not isinstance(x, np.ndarray):
         try:
             # NumPy's own conversion rules, as in the numpy backend.
@@ -93,3 +78,22 @@ RUNTIME = Runtime(
 
 def cast(x, dtype):
     return _cast(x, TF_DTYPES[dtype])
+
+
+def _skip_autograph():
+    """Have tf.function's AutoGraph call polyops ops as they are (as it does for keras).
+
+    The public op functions are generated code without source, so AutoGraph
+    would try to convert each one, fail, and log a warning per op.
+    """
+    try:
+        from tensorflow.python.autograph.core import config
+
+        rule = config.DoNotConvert("polyops")
+        if not any(getattr(r, "_prefix", None) == "polyops" for r in config.CONVERSION_RULES):
+            config.CONVERSION_RULES = (rule,) + tuple(config.CONVERSION_RULES)
+    except Exception:  # a private API: if it moved, only the warnings come back
+        pass
+
+
+_skip_autograph()

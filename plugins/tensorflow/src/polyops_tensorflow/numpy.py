@@ -32,6 +32,17 @@ def _ints(values):
     return tf.constant(values, _INT32)
 
 
+def _host_view(x):
+    """x as a NumPy array when that is free (an eager tensor in CPU memory), else None.
+
+    Lets a kernel check its input eagerly for the rare case that needs a patch
+    (NaN in argmax, negative indices in take) instead of always paying for it.
+    """
+    if type(x) is EagerTensor and "device:CPU" in x.backing_device:
+        return x.numpy()
+    return None
+
+
 def _axis(axis):
     """A canonical reduction axis (None or a sorted tuple) in tf's fastest form."""
     if axis is None:
@@ -39,6 +50,7 @@ def _axis(axis):
     if len(axis) == 1:
         return axis[0]
     return tf.constant(axis, _INT32)
+
 
 # ===== creation =====================================================================
 
@@ -245,9 +257,11 @@ def _arg_extremum(fn):
             return tf.reshape(out, _ints((1,) * ndim)) if keepdims else out
         out = fn(x, axis, output_type=_INT32)
         if x.dtype in _FLOATS:
-            # NumPy returns the first NaN (tf skips NaNs)
-            nan = tf.math.is_nan(x)
-            out = tf.where(tf.reduce_any(nan, axis), tf.argmax(nan, axis, output_type=_INT32), out)
+            # NumPy returns the first NaN (tf skips NaNs); eagerly, patch only when needed
+            host = _host_view(x)
+            if host is None or np.isnan(host).any():
+                nan = tf.math.is_nan(x)
+                out = tf.where(tf.reduce_any(nan, axis), tf.argmax(nan, axis, output_type=_INT32), out)
         return tf.expand_dims(out, axis) if keepdims else out
 
     kernel.__name__ = kernel.__qualname__ = fn.__name__
@@ -337,8 +351,10 @@ def take(x, indices, axis):
     if n is None:
         n = tf.shape(x, out_type=_INT32)[axis]
     # tf.gather rejects negative indices: count them from the end
-    indices = tf.where(tf.less(indices, tf.constant(0, _INT32)),
-                       tf.add(indices, tf.constant(n, _INT32) if isinstance(n, int) else n), indices)
+    host = _host_view(indices)
+    if host is None or host.min(initial=0) < 0:
+        indices = tf.where(tf.less(indices, tf.constant(0, _INT32)),
+                           tf.add(indices, tf.constant(n, _INT32) if isinstance(n, int) else n), indices)
     return tf.gather(x, indices, axis=axis)
 
 
@@ -365,7 +381,7 @@ def _matmul(a, b):
     if ra >= 2 and rb >= 2:
         return tf.linalg.matmul(a, b)
     if ra == 1 and rb == 1:
-        return tf.reshape(tf.linalg.matmul(tf.expand_dims(a, 0), tf.expand_dims(b, 1)), [])
+        return tf.reshape(tf.linalg.matmul(tf.expand_dims(a, 0), tf.expand_dims(b, 1)), _ints(()))
     if ra == 1:  # (n,) @ (..., n, m) -> (..., m)
         return tf.squeeze(tf.linalg.matmul(tf.expand_dims(a, 0), b), -2)
     return tf.squeeze(tf.linalg.matmul(a, tf.expand_dims(b, 1)), -1)
