@@ -30,14 +30,37 @@ JAX_DTYPES = {
 _ArrayImpl = type(jnp.zeros(()))
 _Tracer = jax.core.Tracer
 _NATIVE = (_ArrayImpl, jax.Array, _Tracer)
-_SCALARS = (bool, int, float, complex)
+_SCALARS = frozenset((bool, int, float, complex))
+_convert = jax.lax.convert_element_type  # what x.astype does, minus its checks
 
 
 def _complex_to_real(x, target):
     # jax (like numpy) warns when casting complex -> real; drop the imaginary part first.
-    if jnp.issubdtype(x.dtype, jnp.complexfloating) and not jnp.issubdtype(target, jnp.complexfloating):
+    if x.dtype.kind == "c" and target.kind != "c":
         return jnp.real(x)
     return x
+
+
+# Python scalar -> jax array, by (value, type, dtype).  Making a device array from a
+# scalar costs ~30us, which would dominate ``add(x, 2.0)``; jax arrays are immutable,
+# so the eager path can reuse them.  Only concrete arrays are kept (under jit the
+# conversion gives a tracer), and never float zeros or NaN (-0.0 == 0.0, nan != nan).
+_SCALAR_CACHE: dict = {}
+_SCALAR_CACHE_SIZE = 512
+
+
+def _scalar(x, jd):
+    key = (x, type(x), jd)
+    try:
+        return _SCALAR_CACHE[key]
+    except KeyError:
+        pass
+    out = jnp.asarray(x, dtype=jd)
+    if type(out) is _ArrayImpl and x == x and (x != 0 or type(x) is int or type(x) is bool):
+        if len(_SCALAR_CACHE) >= _SCALAR_CACHE_SIZE:
+            _SCALAR_CACHE.clear()
+        _SCALAR_CACHE[key] = out
+    return out
 
 
 def convert_to_tensor(x, dtype):
@@ -45,9 +68,9 @@ def convert_to_tensor(x, dtype):
     if isinstance(x, _NATIVE):
         if x.dtype == jd:
             return x
-        return _complex_to_real(x, jd).astype(jd)
-    if isinstance(x, _SCALARS):
-        return jnp.asarray(x, dtype=jd)
+        return _convert(_complex_to_real(x, jd), jd)
+    if type(x) in _SCALARS:
+        return _scalar(x, jd)
     if not isinstance(x, np.ndarray):
         try:
             x = np.asarray(x)
@@ -80,4 +103,4 @@ def cast(x, dtype):
     jd = JAX_DTYPES[dtype]
     if x.dtype == jd:
         return x
-    return _complex_to_real(x, jd).astype(jd)
+    return _convert(_complex_to_real(x, jd), jd)

@@ -14,7 +14,6 @@ import numpy as np
 
 from .core import JAX_DTYPES
 
-_BOOL = np.dtype(bool)
 _INT32 = np.dtype(np.int32)
 _LOW_FLOATS = (np.dtype(np.float16), JAX_DTYPES["bfloat16"])
 
@@ -79,25 +78,9 @@ multiply = jnp.multiply
 divide = jnp.true_divide
 
 
-# jnp turns bool operands of these into int32 (numpy: int8); polyops keeps bool.
-def floor_divide(x1, x2):
-    if x1.dtype == _BOOL:
-        return jnp.floor_divide(x1, x2).astype(_BOOL)
-    return jnp.floor_divide(x1, x2)
-
-
-def mod(x1, x2):  # the divisor's sign, like numpy
-    if x1.dtype == _BOOL:
-        return jnp.mod(x1, x2).astype(_BOOL)
-    return jnp.mod(x1, x2)
-
-
-def power(x1, x2):
-    if x1.dtype == _BOOL:
-        return jnp.power(x1, x2).astype(_BOOL)
-    return jnp.power(x1, x2)
-
-
+floor_divide = jnp.floor_divide  # floors, like numpy (bool operands arrive as int32)
+mod = jnp.mod  # the divisor's sign, like numpy
+power = jnp.power
 maximum = jnp.maximum  # NaN propagates
 minimum = jnp.minimum
 
@@ -200,7 +183,30 @@ def take(x, indices, axis):
 
 
 def get_item(x, key):
+    # jax clamps an out-of-range int index; numpy raises, so check ints here.
+    if type(key) is int:
+        if x.ndim and not -x.shape[0] <= key < x.shape[0]:
+            raise IndexError(f"index {key} is out of bounds for axis 0 with size {x.shape[0]}")
+    elif type(key) is tuple:
+        _check_int_keys(x.shape, key)
     return x[key]
+
+
+def _check_int_keys(shape, key):
+    used = 0
+    for k in key:
+        if k is not None and k is not Ellipsis:
+            used += 1
+    axis = 0
+    for k in key:
+        if k is None:
+            continue
+        if k is Ellipsis:
+            axis += len(shape) - used
+            continue
+        if type(k) is int and axis < len(shape) and not -shape[axis] <= k < shape[axis]:
+            raise IndexError(f"index {k} is out of bounds for axis {axis} with size {shape[axis]}")
+        axis += 1
 
 
 # ===== linear algebra ===============================================================
