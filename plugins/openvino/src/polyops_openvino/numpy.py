@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from ._graph import T, axes_const, const, etype, ops, run, run1, to
+from ._graph import T, axes_const, const, etype, ops, run, run1
 from .core import _np_dtype
 
 _bmax = builtins.max
@@ -70,22 +70,63 @@ def _f32u(v):
     return ops.select(ops.less(v, const(0, _I32)), ops.add(f, const(2.0**32, _F32)), f)
 
 
+def _f32_of(bits, unsigned):
+    return _f32u(bits) if unsigned else ops.convert(bits, _F32)
+
+
+def _lt_bits(a, b, unsigned):
+    """``a < b`` for 32-bit patterns in i32 nodes, signed or unsigned, exactly."""
+    fa, fb = _f32_of(a, unsigned), _f32_of(b, unsigned)
+    # equal f32 images mean |a - b| < 512: the wrapped difference has the right sign
+    d = ops.convert(ops.subtract(a, b), _F32)
+    return ops.select(ops.equal(fa, fb), ops.less(d, const(0, _F32)), ops.less(fa, fb))
+
+
 def _lt(a, b):
     """``a < b`` for two nodes of one type; exact for 32-bit ints."""
-    if etype(a) not in _WIDE_INT:
+    t = etype(a)
+    if t not in _WIDE_INT:
         return ops.less(a, b)
-    fa, fb = ops.convert(a, _F32), ops.convert(b, _F32)
-    # equal f32 images mean |a - b| < 512: the wrapped difference has the right sign
-    d = ops.convert(ops.subtract(to(a, _I32), to(b, _I32)), _F32)
-    return ops.select(ops.equal(fa, fb), ops.less(d, const(0, _F32)), ops.less(fa, fb))
+    return _lt_bits(_conv(a, _I32), _conv(b, _I32), t in _UNSIGNED)
 
 
 def _eq(a, b):
     """``a == b``; exact for 32-bit ints."""
     if etype(a) not in _WIDE_INT:
         return ops.equal(a, b)
-    d = ops.convert(ops.subtract(to(a, _I32), to(b, _I32)), _F32)
+    d = ops.convert(ops.subtract(_conv(a, _I32), _conv(b, _I32)), _F32)
     return ops.equal(d, const(0, _F32))
+
+
+def _nonzero(n):
+    """``n != 0`` as boolean (NaN is true); exact for 32-bit ints."""
+    t = etype(n)
+    if t == T.boolean:
+        return n
+    if t in _WIDE_INT:
+        return ops.logical_not(_eq(n, const(0, t)))
+    return ops.not_equal(n, const(0, t))
+
+
+def _conv(n, t):
+    """``n`` converted to ``t``; to bool by ``!= 0`` (Convert mishandles wide ints)."""
+    if etype(n) == t:
+        return n
+    if t == T.boolean:
+        return _nonzero(n)
+    return ops.convert(n, t)
+
+
+_SIGN = -(2**31)
+
+
+def _flip(n):
+    """uint32 -> int32 with the order kept (flip the sign bit), for Maximum/TopK."""
+    return ops.add(_conv(n, _I32), const(_SIGN, _I32))
+
+
+def _unflip(n, t):
+    return ops.convert(ops.add(n, const(_SIGN, _I32)), t)
 
 
 _SHRINK = 1.0 - 2.0**-20  # makes every f32 quotient estimate an underestimate
@@ -105,7 +146,7 @@ def _udivmod(A, B):
         qi = ops.convert(ops.minimum(est, const(_QMAX, _F32)), _I32)
         r = ops.subtract(r, ops.multiply(qi, B))
         q = qi if q is None else ops.add(q, qi)
-    ge = ops.logical_not(_lt(ops.convert(r, T.u32), ops.convert(B, T.u32)))
+    ge = ops.logical_not(_lt_bits(r, B, True))
     q = ops.add(q, ops.convert(ge, _I32))
     r = ops.select(ge, ops.subtract(r, B), r)
     return q, r
@@ -137,28 +178,43 @@ def _split(x):
     return hi, ops.subtract(x, hi)
 
 
-def _fmod(a, b):
-    """C ``fmod`` of f32 nodes, exact while |a / b| < 2**24 (an error-free product)."""
+def _fmod_step(a, b):
+    """C ``fmod`` of finite f32 nodes (b != 0), exact while |a / b| < 2**24."""
     zero = const(0, _F32)
-    b_inf = ops.is_inf(b)
-    bs = ops.select(b_inf, const(1, _F32), b)
-    q = ops.divide(a, bs)
+    q = ops.divide(a, b)
     q = ops.select(ops.less(q, zero), ops.ceiling(q), ops.floor(q))
-    p = ops.multiply(q, bs)
+    p = ops.multiply(q, b)
     qh, ql = _split(q)
-    bh, bl = _split(bs)
+    bh, bl = _split(b)
     e = ops.subtract(ops.multiply(qh, bh), p)
     e = ops.add(ops.add(ops.add(e, ops.multiply(qh, bl)), ops.multiply(ql, bh)), ops.multiply(ql, bl))
-    r = ops.subtract(ops.subtract(a, p), e)  # a - q*b, exactly
+    r = ops.subtract(ops.subtract(a, p), e)  # a - q*b, exactly (Dekker's product)
     # q may be one too far from zero: bring r back to the sign of a
     a_neg = ops.less(a, zero)
-    babs = ops.abs(bs)
+    babs = ops.abs(b)
     sb = ops.select(a_neg, ops.negative(babs), babs)
     wrong = ops.select(a_neg, ops.greater(r, zero), ops.less(r, zero))
     r = ops.select(wrong, ops.add(r, sb), r)
-    r = ops.select(ops.greater_equal(ops.abs(r), babs), ops.subtract(r, sb), r)
-    r = ops.select(b_inf, a, r)
+    return ops.select(ops.greater_equal(ops.abs(r), babs), ops.subtract(r, sb), r)
+
+
+def _fmod(a, b):
+    """C ``fmod`` of f32 nodes; exact while |a / b| < 2**93.
+
+    fmod(a, b) == fmod(fmod(a, b * 2**k), b): the stages shrink the quotient
+    by 2**23 each, so every step's quotient stays exact in f32.
+    """
+    zero = const(0, _F32)
+    b_inf = ops.is_inf(b)
     bad = ops.logical_or(ops.is_inf(a), ops.logical_or(ops.equal(b, zero), ops.is_nan(b)))
+    bs = ops.select(ops.logical_or(b_inf, bad), const(1, _F32), b)
+    r = ops.select(ops.is_inf(a), zero, a)
+    for k in (69, 46, 23):
+        bk = ops.multiply(bs, const(2.0**k, _F32))
+        step = _fmod_step(r, ops.select(ops.is_inf(bk), const(1, _F32), bk))
+        r = ops.select(ops.is_inf(bk), r, step)  # b * 2**k overflowed: |r| < it already
+    r = _fmod_step(r, bs)
+    r = ops.select(b_inf, a, r)
     return ops.select(bad, const(np.nan, _F32), r)
 
 
@@ -184,7 +240,7 @@ def _float_divmod(a, b):
 def _int_power(a, e):
     """Exact wrapping ``a ** e`` for i32/u32 nodes by square-and-multiply over 32 bits."""
     t = etype(a)
-    base, ei = to(a, _I32), to(e, _I32)
+    base, ei = _conv(a, _I32), _conv(e, _I32)
     one = const(1, _I32)
     result = None
     for i in range(32):
@@ -193,7 +249,7 @@ def _int_power(a, e):
         result = factor if result is None else ops.multiply(result, factor)
         if i < 31:
             base = ops.multiply(base, base)
-    return to(result, t)
+    return _conv(result, t)
 
 
 def _nan_aware(fn, a, b):
@@ -237,7 +293,7 @@ def arange(start, stop, step, dtype):
 
 def _unary_build(fn):
     def build(x):
-        return to(fn(_up(x)), etype(x))
+        return _conv(fn(_up(x)), etype(x))
 
     return build
 
@@ -272,12 +328,16 @@ def _neg(x):
 def _sign(x):
     t = etype(x)
     if t in _UNSIGNED:
-        return ops.minimum(x, const(1, t))
+        return _conv(_nonzero(x), t)
     return ops.sign(x)
 
 
+def _exp(x):
+    return ops.select(ops.is_nan(x), x, ops.exp(x))  # the CPU plugin gives exp(nan) = inf
+
+
 negative = _unary("negative", _neg)
-exp = _unary("exp", ops.exp)
+exp = _unary("exp", _exp)
 log = _unary("log", ops.log)
 sqrt = _unary("sqrt", ops.sqrt)
 sin = _unary("sin", ops.sin)
@@ -294,57 +354,60 @@ def _round_build(decimals):
         if t in _FLOAT:
             # numpy: x * 10**d (or x / 10**-d), rint, undo; each step rounded to x's type
             def narrow(n):
-                return to(to(n, t), _F32) if t in _HALF else n
+                return _conv(_conv(n, t), _F32) if t in _HALF else n
 
             f = narrow(const(10.0 ** builtins.abs(decimals), t))
-            y = to(x, _F32) if t in _HALF else x
+            y = _conv(x, _F32) if t in _HALF else x
             if decimals == 0:
-                return to(ops.round(y, "half_to_even"), t)
+                return _conv(ops.round(y, "half_to_even"), t)
             first, second = (ops.multiply, ops.divide) if decimals > 0 else (ops.divide, ops.multiply)
             y = ops.round(narrow(first(y, f)), "half_to_even")
-            return to(second(y, f), t)
+            return _conv(second(y, f), t)
         # integers, decimals < 0: exact round half to even to a multiple of p
         xi = _up(x)
         ct = etype(xi)
         p = const(10 ** -decimals, ct)
         q, r = _int_divmod(xi, p)
-        r2 = to(ops.add(r, r), _I32)
+        r2 = _conv(ops.add(r, r), _I32)
         pi = const(10 ** -decimals, _I32)
-        odd = ops.convert(ops.bitwise_and(to(q, _I32), const(1, _I32)), T.boolean)
+        odd = ops.convert(ops.bitwise_and(_conv(q, _I32), const(1, _I32)), T.boolean)
         up = ops.logical_or(_lt(pi, r2), ops.logical_and(_eq(r2, pi), odd))
-        q = ops.add(q, to(ops.convert(up, _I32), ct))
-        return to(ops.multiply(q, p), t)
+        q = ops.add(q, _conv(ops.convert(up, _I32), ct))
+        r = ops.multiply(q, p)
+        if t == _I32:  # out of range: INT_MIN, as NumPy's float64 round trip gives on x86
+            pw = 10 ** -decimals
+            ovf = ops.logical_or(_lt(const((2**31 - 1) // pw, _I32), q), _lt(q, const(-(2**31 // pw), _I32)))
+            r = ops.select(ovf, const(-(2**31), _I32), r)
+        elif t == T.u32:  # out of range: 0, as NumPy's float64 round trip gives
+            ovf = _lt(const((2**32 - 1) // (10 ** -decimals), t), q)
+            r = ops.select(ovf, const(0, t), r)
+        return _conv(r, t)
 
     return build
 
 
 def round(x, decimals):
     kind = _kind(x)
-    if kind != "f" and decimals >= 0:
-        return np.array(x, copy=True)
-    if kind != "f" and decimals <= -10:  # |x| < 2**32 < 10**10 / 2: everything rounds to 0
-        return np.zeros(np.shape(x), x.dtype)
-    if kind == "b":
+    if kind == "b" or (kind != "f" and decimals >= 0):
+        return np.array(x, copy=True)  # nothing to round (bool is returned as is)
+    if decimals <= -10 and kind != "f":  # |x| < 2**32 < 10**10 / 2: everything rounds to 0
         return np.zeros(np.shape(x), x.dtype)
     return _ew(("round", decimals), _round_build(decimals), x.dtype, x)
 
 
 def _binary_build(fn):
     def build(a, b):
-        return to(fn(_up(a), _up(b)), etype(a))
+        return _conv(fn(_up(a), _up(b)), etype(a))
 
     return build
 
 
-def _binary(name, fn, bool_fn=None, out=None):
+def _binary(name, fn):
     build = _binary_build(fn)
-    bool_build = _binary_build(bool_fn) if bool_fn is not None else build
-    key, bool_key = (name,), (name, "bool")
+    key = (name,)
 
     def kernel(x1, x2):
-        if x1.dtype == np.bool_:
-            return _ew(bool_key, bool_build, out or x1.dtype, x1, x2)
-        return _ew(key, build, out or x1.dtype, x1, x2)
+        return _ew(key, build, x1.dtype, x1, x2)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -352,7 +415,7 @@ def _binary(name, fn, bool_fn=None, out=None):
 
 def _logical(fn):
     def build(a, b):
-        return fn(to(a, T.boolean), to(b, T.boolean))
+        return fn(_conv(a, T.boolean), _conv(b, T.boolean))
 
     return build
 
@@ -388,8 +451,8 @@ def _power_build(a, e):
     t = etype(a)
     au, eu = _up(a), _up(e)
     if t in _FLOAT:
-        return [to(ops.power(au, eu), t)]
-    out = to(_int_power(au, eu), t)
+        return [_conv(ops.power(au, eu), t)]
+    out = _conv(_int_power(au, eu), t)
     rank = len(e.get_output_partial_shape(0))
     neg = ops.less(eu, const(0, etype(eu)))
     flag = ops.reduce_logical_or(neg, axes_const(range(rank)), False)
@@ -413,8 +476,10 @@ def _extremum(fn):
             return (ops.logical_or if fn is ops.maximum else ops.logical_and)(a, b)
         au, bu = _up(a), _up(b)
         if t in _FLOAT:
-            return to(_nan_aware(fn, au, bu), t)
-        return to(fn(au, bu), t)
+            return _conv(_nan_aware(fn, au, bu), t)
+        if t in _UNSIGNED and t not in _NARROW:  # Maximum/Minimum are signed on u32
+            return _unflip(fn(_flip(au), _flip(bu)), t)
+        return _conv(fn(au, bu), t)
 
     return build
 
@@ -452,8 +517,10 @@ equal = _compare("equal", ops.equal, _eq)
 not_equal = _compare("not_equal", ops.not_equal, lambda a, b: ops.logical_not(_eq(a, b)))
 less = _compare("less", ops.less, _lt)
 less_equal = _compare("less_equal", ops.less_equal, lambda a, b: ops.logical_not(_lt(b, a)))
-greater = _compare("greater", ops.greater, lambda a, b: _lt(b, a))
-greater_equal = _compare("greater_equal", ops.greater_equal, lambda a, b: ops.logical_not(_lt(a, b)))
+# the CPU plugin's Greater/GreaterEqual are true for NaN operands: swap Less/LessEqual
+greater = _compare("greater", lambda a, b: ops.less(b, a), lambda a, b: _lt(b, a))
+greater_equal = _compare("greater_equal", lambda a, b: ops.less_equal(b, a),
+                         lambda a, b: ops.logical_not(_lt(a, b)))
 
 _and_build = _logical(ops.logical_and)
 _or_build = _logical(ops.logical_or)
@@ -468,7 +535,7 @@ def logical_or(x1, x2):
 
 
 def _not_build(x):
-    return ops.logical_not(to(x, T.boolean))
+    return ops.logical_not(_conv(x, T.boolean))
 
 
 def logical_not(x):
@@ -476,7 +543,7 @@ def logical_not(x):
 
 
 def _where_build(c, a, b):
-    return ops.select(to(c, T.boolean), a, b)
+    return ops.select(_conv(c, T.boolean), a, b)
 
 
 def where(condition, x1, x2):
@@ -507,8 +574,8 @@ def _sum_like(name, float_fn, int_fn, identity):
         def build(p):
             t = etype(p)
             if t in _FLOAT:
-                return to(float_fn(_up(p), axes_const(axes), keepdims), t)
-            return to(_tree_reduce(_up(p), shape, axes, out, int_fn, identity), t)
+                return _conv(float_fn(_up(p), axes_const(axes), keepdims), t)
+            return _conv(_tree_reduce(_up(p), shape, axes, out, int_fn, identity), t)
 
         return run1((name, axes, keepdims), build, x)
 
@@ -549,12 +616,15 @@ def _ext_reduce(name, float_fn, fn, bool_fn, int_pad):
                     r = u
                 if init is not None:
                     r = _nan_aware(fn, r, const(np.asarray(init, np.float32), ut))
-                return to(r, t)
-            pad = int_pad(ut)
-            r = _tree_reduce(u, shape, axes, out, fn, pad) if axes else u
+                return _conv(r, t)
+            flip = ut in _UNSIGNED  # Maximum/Minimum are signed on u32
+            if flip:
+                u = _flip(u)
+            r = _tree_reduce(u, shape, axes, out, fn, int_pad) if axes else u
             if init is not None:
-                r = fn(r, to(const(init, t), ut))
-            return to(r, t)
+                c = _conv(const(init, t), ut)
+                r = fn(r, _flip(c) if flip else c)
+            return _unflip(r, t) if flip else _conv(r, t)
 
         key = (name, axes, keepdims, None if init is None else (init.item() if init.dtype.kind != "V" else float(init)))
         return run1(key, build, x)
@@ -563,16 +633,8 @@ def _ext_reduce(name, float_fn, fn, bool_fn, int_pad):
     return kernel
 
 
-def _int_min(t):
-    return {T.i32: -(2**31), T.u32: 0, T.i64: -(2**63), T.u64: 0}[t]
-
-
-def _int_max(t):
-    return {T.i32: 2**31 - 1, T.u32: 2**32 - 1, T.i64: 2**63 - 1, T.u64: 2**64 - 1}[t]
-
-
-max = _ext_reduce("max", ops.reduce_max, ops.maximum, ops.reduce_logical_or, _int_min)
-min = _ext_reduce("min", ops.reduce_min, ops.minimum, ops.reduce_logical_and, _int_max)
+max = _ext_reduce("max", ops.reduce_max, ops.maximum, ops.reduce_logical_or, -(2**31))
+min = _ext_reduce("min", ops.reduce_min, ops.minimum, ops.reduce_logical_and, 2**31 - 1)
 
 
 def _arg_ext(name, mode):
@@ -593,6 +655,8 @@ def _arg_ext(name, mode):
                 v = ops.reshape(v, axes_const([-1]), False)
                 ax = 0
             v = _up(v)
+            if etype(v) in _UNSIGNED:  # TopK is signed on u32
+                v = _flip(v)
             k = const(1, T.i64)
             idx = ops.topk(v, k, ax, mode, "value", "i32", True).output(1)
             if t in _FLOAT:  # NaN wins, at its first position, as in numpy
@@ -621,7 +685,7 @@ def _logic_reduce(name, fn, identity):
             return np.array(x, copy=True).astype(np.bool_, copy=False)
 
         def build(p):
-            return fn(to(p, T.boolean), axes_const(axes), keepdims)
+            return fn(_conv(p, T.boolean), axes_const(axes), keepdims)
 
         return run1((name, axes, keepdims), build, x)
 
@@ -709,7 +773,7 @@ def take(x, indices, axis):
         if axis is None:
             p = ops.reshape(p, axes_const([-1]), False)
             ax = 0
-        i = to(i, _I32)
+        i = _conv(i, _I32)
         g = ops.gather(p, i, const(ax, T.i64))
         bad = ops.logical_or(ops.less(i, const(-n, _I32)), ops.greater_equal(i, const(n, _I32)))
         flag = ops.reduce_logical_or(bad, axes_const(range(len(ishape))), False)
@@ -742,24 +806,67 @@ def matmul(x1, x2):
     if _kind(x1) == "f":
         def build(p1, p2):
             t = etype(p1)
-            return to(ops.matmul(_up(p1), _up(p2), False, False), t)
+            return _conv(ops.matmul(_up(p1), _up(p2), False, False), t)
 
         return run1(("matmul",), build, x1, x2)
+
+    m, k, n = a2[-2], a2[-1], b2[-1]
+    limbs = math.prod(batch) * m * n * k > _TREE_MATMUL_MAX
 
     def build_int(p1, p2):
         t = etype(p1)
         A = ops.reshape(_up(p1), axes_const(a2), False)
         B = ops.reshape(_up(p2), axes_const(b2), False)
+        if limbs:
+            r = _limb_matmul(_conv(A, _I32), _conv(B, _I32), m, k, n)
+            return _conv(ops.reshape(r, axes_const(out), False), t)
         nb = len(b2)
         B = ops.transpose(B, axes_const(list(range(nb - 2)) + [nb - 1, nb - 2]))
         A = ops.unsqueeze(A, const(len(a2) - 1, T.i64))  # (..., m, 1, k)
         B = ops.unsqueeze(B, const(nb - 2, T.i64))  # (..., 1, n, k)
         prod_ = ops.multiply(A, B)
-        full_shape = batch + (a2[-2], b2[-1], a2[-1])
+        full_shape = batch + (m, n, k)
         r = _tree_reduce(prod_, full_shape, (len(full_shape) - 1,), out, ops.add, 0)
-        return to(r, t)
+        return _conv(r, t)
 
-    return run1(("matmul", "int"), build_int, x1, x2)
+    return run1(("matmul", "int", limbs), build_int, x1, x2)
+
+
+_TREE_MATMUL_MAX = 2**18  # elements of the (..., m, n, k) product the tree path builds
+
+
+def _slice(x, starts, stops, axes):
+    n = len(starts)
+    return ops.slice(x, axes_const(starts), axes_const(stops), axes_const([1] * n), axes_const(axes))
+
+
+def _limb_matmul(A, B, m, k, n):
+    """Exact wrapping int32 matmul in f32 MatMuls: operands split in 8-bit limbs,
+    k in chunks of 256, so every f32 partial sum stays below 2**24."""
+
+    def split(x):
+        out = []
+        for i in range(4):
+            v = ops.bitwise_right_shift(x, const(8 * i, _I32)) if i else x
+            if i < 3:
+                v = ops.bitwise_and(v, const(255, _I32))
+            out.append(ops.convert(v, _F32))
+        return out
+
+    total = None
+    for start in range(0, k, 256):
+        stop = builtins.min(k, start + 256)
+        Ac = A if stop - start == k else _slice(A, [start], [stop], [-1])
+        Bc = B if stop - start == k else _slice(B, [start], [stop], [-2])
+        stacked = ops.matmul(ops.concat(split(Ac), -2), ops.concat(split(Bc), -1), False, False)
+        P = ops.convert(stacked, _I32)  # (..., 4m, 4n): every limb product, exact
+        for i in range(4):
+            for j in range(4 - i):  # limb pairs of weight >= 2**32 vanish
+                blk = _slice(P, [i * m, j * n], [(i + 1) * m, (j + 1) * n], [-2, -1])
+                if i + j:
+                    blk = ops.multiply(blk, const(2 ** (8 * (i + j)), _I32))
+                total = blk if total is None else ops.add(total, blk)
+    return total
 
 
 def _einsum_parse(subscripts, shapes):
@@ -851,8 +958,8 @@ def einsum(subscripts, *operands):
     def build(*ps):
         t = etype(ps[0])
         if use_native:
-            return to(ops.einsum([_up(p) for p in ps], equation), t)
+            return _conv(ops.einsum([_up(p) for p in ps], equation), t)
         r = _einsum_generic(ps, labels, shapes, out_labels, dims, out_shape)
-        return to(r, t)
+        return _conv(r, t)
 
     return run1(("einsum", equation, use_native), build, *operands)
