@@ -76,7 +76,7 @@ def _demo(args) -> int:
 
     print(f"\non the default backend ({polyops.backend()}):")
     for out in job():
-        print(" ", type(out).__module__.split(".")[0], ops.dtype(out), _fmt(out))
+        print(" ", f"{type(out).__module__.split('.')[0]}.{type(out).__name__:<12}", ops.dtype(out), _fmt(out))
     for name in polyops.available_backends():
         if name == polyops.backend() or name not in (args.backend or [name]):
             continue
@@ -85,7 +85,7 @@ def _demo(args) -> int:
                 outs = job()
                 print(f"\nthe same code with use_backend({name!r}):")
                 for out in outs:
-                    print(" ", type(out).__module__.split(".")[0], ops.dtype(out), _fmt(out))
+                    print(" ", f"{type(out).__module__.split('.')[0]}.{type(out).__name__:<12}", ops.dtype(out), _fmt(out))
         except polyops.BackendLoadError as exc:
             print(f"\n{name}: {exc}")
     x = polyops.SymbolicTensor((None, 3), name="x")
