@@ -98,3 +98,31 @@ def test_standardize_dtype_of_every_backend(dtype, backend):
         x = ops.zeros((1,), dtype=dtype)
         assert polyops.standardize_dtype(x.dtype) == dtype
         assert ops.dtype(x) == dtype
+
+
+def test_standardize_framework_dtype_objects():
+    """Dtype objects of every installed framework map to canonical names."""
+    import importlib.util
+
+    pairs = [(np.float32, "float32"), (np.dtype("uint8"), "uint8"), (bool, "bool"), ("f16", "float16")]
+    import ml_dtypes
+
+    pairs.append((ml_dtypes.bfloat16, "bfloat16"))
+    if importlib.util.find_spec("torch"):
+        import torch
+
+        pairs += [(torch.bfloat16, "bfloat16"), (torch.int16, "int16"), (torch.bool, "bool")]
+    if importlib.util.find_spec("tensorflow"):
+        import tensorflow as tf
+
+        pairs += [(tf.bfloat16, "bfloat16"), (tf.uint8, "uint8"), (tf.float16, "float16")]
+    if importlib.util.find_spec("jax"):
+        import jax.numpy as jnp
+
+        pairs += [(jnp.bfloat16, "bfloat16"), (jnp.int8, "int8")]
+    if importlib.util.find_spec("openvino"):
+        import openvino as ov
+
+        pairs += [(ov.Type.bf16, "bfloat16"), (ov.Type.boolean, "bool"), (ov.Type.i32, "int32")]
+    for obj, name in pairs:
+        assert polyops.standardize_dtype(obj) == name, obj

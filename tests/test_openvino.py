@@ -1,0 +1,31 @@
+"""OpenVINO specifics: eager calls reuse compiled models cached by op, shapes and dtypes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import polyops
+from polyops import ops
+
+pytestmark = pytest.mark.skipif(
+    "openvino" not in polyops.available_backends(), reason="the openvino plugin is not installed"
+)
+
+
+def test_repeated_calls_do_not_recompile():
+    from polyops_openvino import _graph
+
+    with polyops.use_backend("openvino"):
+        a = np.arange(6, dtype="float32").reshape(2, 3)
+        ops.add(a, a)
+        before = len(_graph._cache)
+        for _ in range(5):
+            ops.add(a, a)
+        assert len(_graph._cache) == before
+        ops.add(a[:1], a[:1])  # a new shape compiles once more
+        assert len(_graph._cache) == before + 1
+        ops.add(a.astype("int32"), a.astype("int32"))  # so does a new dtype
+        assert len(_graph._cache) == before + 2
+        ops.sum(a, axis=0), ops.sum(a, axis=1)  # static arguments are part of the key
+        assert len(_graph._cache) == before + 4
