@@ -1,4 +1,4 @@
-"""Generic op tests driven by the op table, for every op case x every installed backend."""
+"""Generic op tests driven by the op table (`polyops.testing`), for every case x backend."""
 
 from __future__ import annotations
 
@@ -7,46 +7,15 @@ import numpy as np
 import pytest
 
 import polyops
-from polyops import SymbolicTensor, ops
+from polyops import ops
 from polyops._op import OPS, make_entry
 from polyops._registry import get_backend
+from polyops.testing import assert_case, call, case_id, cases, make_inputs, specs, tolerance
 
 from conftest import BACKENDS, to_numpy
-from op_table import case_id, cases, expected, make_inputs, tolerance
 from xfails import mark
 
 CASES = cases()
-
-
-def call(rec, inputs):
-    fn = getattr(ops, rec.name)
-    if rec.name in ("concatenate", "stack"):
-        return fn(list(inputs), **rec.kwargs)
-    return fn(*rec.pre, *inputs, **rec.kwargs)
-
-
-def symbolic_call(rec, specs):
-    """The symbolic spec: through the public function, or the rule for ops without tensors."""
-    if not rec.shapes:
-        return OPS[rec.name].rule(*rec.pre, **rec.kwargs)
-    return call(rec, specs)
-
-
-def _specs(inputs, unknown=False, keep_ones=False):
-    def dims(a):
-        if not unknown:
-            return a.shape
-        return tuple(1 if (keep_ones and d == 1) else None for d in a.shape)
-
-    return [SymbolicTensor(dims(a), polyops.standardize_dtype(a.dtype)) for a in inputs]
-
-
-def _eager(rec, dtype, backend):
-    inputs = make_inputs(rec, dtype)
-    with polyops.use_backend(backend):
-        tensors = [ops.convert_to_tensor(a, polyops.standardize_dtype(a.dtype)) for a in inputs]
-        out = call(rec, tensors)
-        return inputs, out, to_numpy(out), ops.dtype(out), ops.shape(out)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
@@ -54,22 +23,7 @@ def test_values_shape_and_dtype(case, backend, request):
     """Eager result: values match NumPy; shape and dtype equal the symbolic spec."""
     rec, dtype = case
     mark(request, case_id(case), backend)
-    inputs, out, got, got_dtype, got_shape = _eager(rec, dtype, backend)
-    spec = symbolic_call(rec, _specs(inputs))
-    assert isinstance(spec, SymbolicTensor)
-    assert got_dtype == spec.dtype, f"{backend} gave {got_dtype}, the rule says {spec.dtype}"
-    assert tuple(got_shape) == spec.shape
-    want = np.asarray(expected(rec, inputs))
-    assert got.shape == want.shape
-    if got.dtype == np.dtype(ml_dtypes.bfloat16):
-        got = got.astype(np.float32)
-    if spec.dtype == "bool":
-        np.testing.assert_array_equal(got, want.astype(bool))
-    elif spec.dtype.startswith(("int", "uint")):
-        np.testing.assert_array_equal(got, want.astype(spec.dtype))
-    else:
-        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
-                                   **tolerance(spec.dtype, rec.name), equal_nan=True)
+    assert_case(rec, dtype, backend)
 
 
 TENSOR_CASES = [c for c in CASES if c[0].shapes]
@@ -80,8 +34,8 @@ def test_none_dims(case):
     """With every input dim unknown, the rule still infers: each dim is None or the true size."""
     rec, dtype = case
     inputs = make_inputs(rec, dtype)
-    known = call(rec, _specs(inputs))
-    unknown = call(rec, _specs(inputs, unknown=True, keep_ones=rec.keep_ones))
+    known = call(rec, specs(inputs))
+    unknown = call(rec, specs(inputs, unknown=True, keep_ones=rec.keep_ones))
     assert unknown.dtype == known.dtype
     assert len(unknown.shape) == len(known.shape)
     for u, k in zip(unknown.shape, known.shape):
@@ -119,8 +73,7 @@ def test_reference_matches_native(case, backend_name):
         else:
             bound = op.signature.bind(*rec.pre, *tensors, **rec.kwargs)
         bound.apply_defaults()
-        args = [*bound.args]
-        reference = make_entry(op, op.ref, backend)(*args)
+        reference = make_entry(op, op.ref, backend)(*bound.args)
         assert ops.dtype(reference) == ops.dtype(native)
         a, b = to_numpy(native), to_numpy(reference)
         result_dtype = ops.dtype(native)
@@ -133,11 +86,17 @@ def test_reference_matches_native(case, backend_name):
 
 def test_every_op_has_a_record():
     """The table covers every op that core defines."""
-    covered = {rec.name for rec in [c[0] for c in CASES]}
-    assert set(OPS) - covered == set()
+    assert set(OPS) - {rec.name for rec, _ in CASES} == set()
 
 
 @pytest.mark.parametrize("name", sorted(OPS))
 def test_reference_or_kernel_on_every_backend(name, backend):
     """No op is missing on any installed backend."""
     assert get_backend(backend).sources[name] in ("native", "reference")
+
+
+def test_conformance_report_of_every_backend(backend):
+    """The shipped conformance check passes on our own backends and reports per family."""
+    report = polyops.testing.check_backend(backend)
+    assert report.ok, report.summary()
+    assert set(report.family_rates()) == {"core", "nn", "numpy"}

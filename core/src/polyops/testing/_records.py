@@ -1,4 +1,4 @@
-"""The op table: one record per op case; it drives every generic op test.
+"""The op table: one record per op case; it drives the generic op tests and the conformance check.
 
 A record names the op, the shapes and dtypes of its tensor inputs, its static
 arguments, and an independent NumPy computation of the expected values.  The
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Callable
+from typing import Callable
 
 import ml_dtypes
 import numpy as np
@@ -263,4 +263,4 @@ def tolerance(dtype: str, name: str) -> dict:
     return tol
 
 
-__all__ = ["RECORDS", "OpRecord", "cases", "case_id", "make_inputs", "expected", "tolerance", "math"]
+__all__ = ["RECORDS", "OpRecord", "cases", "case_id", "make_inputs", "expected", "tolerance"]

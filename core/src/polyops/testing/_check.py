@@ -1,0 +1,116 @@
+"""Running op records on a backend and checking them: shapes, None dims, dtypes, values."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import ml_dtypes
+import numpy as np
+
+import polyops
+from polyops import SymbolicTensor, ops
+from polyops._op import OPS
+
+from ._records import case_id, cases, expected, make_inputs, tolerance
+
+_BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def call(rec, inputs):
+    """Call the record's op with ``inputs`` (tensors or SymbolicTensors) in place."""
+    fn = getattr(ops, rec.name)
+    if rec.name in ("concatenate", "stack"):
+        return fn(list(inputs), **rec.kwargs)
+    return fn(*rec.pre, *inputs, **rec.kwargs)
+
+
+def specs(inputs, unknown=False, keep_ones=False):
+    """SymbolicTensors for numpy ``inputs``; ``unknown`` makes every dim None."""
+
+    def dims(a):
+        if not unknown:
+            return a.shape
+        return tuple(1 if (keep_ones and d == 1) else None for d in a.shape)
+
+    return [SymbolicTensor(dims(a), polyops.standardize_dtype(a.dtype)) for a in inputs]
+
+
+def symbolic_call(rec, input_specs):
+    """The symbolic spec: through the public function, or the rule for ops without tensors."""
+    if not rec.shapes:
+        return OPS[rec.name].rule(*rec.pre, **rec.kwargs)
+    return call(rec, input_specs)
+
+
+def run_eager(rec, dtype, backend):
+    """(numpy inputs, result as numpy, result dtype, result shape) on ``backend``."""
+    inputs = make_inputs(rec, dtype)
+    with polyops.use_backend(backend):
+        tensors = [ops.convert_to_tensor(a, polyops.standardize_dtype(a.dtype)) for a in inputs]
+        out = call(rec, tensors)
+        return inputs, ops.convert_to_numpy(out), ops.dtype(out), tuple(ops.shape(out))
+
+
+def assert_case(rec, dtype, backend):
+    """Raise AssertionError unless the backend's result matches the spec and NumPy."""
+    inputs, got, got_dtype, got_shape = run_eager(rec, dtype, backend)
+    spec = symbolic_call(rec, specs(inputs))
+    assert isinstance(spec, SymbolicTensor), f"{rec.name}: the rule gave {spec!r}"
+    assert got_dtype == spec.dtype, f"dtype: {backend} gave {got_dtype}, the rule says {spec.dtype}"
+    assert got_shape == spec.shape, f"shape: {backend} gave {got_shape}, the rule says {spec.shape}"
+    want = np.asarray(expected(rec, inputs))
+    assert got.shape == want.shape, f"shape: {got.shape} != NumPy's {want.shape}"
+    if got.dtype == _BF16:
+        got = got.astype(np.float32)
+    if spec.dtype == "bool":
+        np.testing.assert_array_equal(got, want.astype(bool))
+    elif spec.dtype.startswith(("int", "uint")):
+        np.testing.assert_array_equal(got, want.astype(spec.dtype))
+    else:
+        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
+                                   **tolerance(spec.dtype, rec.name), equal_nan=True)
+
+
+@dataclasses.dataclass
+class Report:
+    """The result of `check_backend`: failures by case, and pass rates by op family."""
+
+    backend: str
+    passed: list = dataclasses.field(default_factory=list)
+    failed: dict = dataclasses.field(default_factory=dict)  # case id -> message
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def family_rates(self) -> dict[str, tuple[int, int]]:
+        rates: dict[str, list[int]] = {}
+        for cid, ok in [(c, True) for c in self.passed] + [(c, False) for c in self.failed]:
+            family = OPS[cid.split("|")[0]].family
+            r = rates.setdefault(family, [0, 0])
+            r[0] += ok
+            r[1] += 1
+        return {f: (p, n) for f, (p, n) in sorted(rates.items())}
+
+    def summary(self) -> str:
+        lines = [f"conformance of backend {self.backend!r}: "
+                 f"{len(self.passed)} passed, {len(self.failed)} failed"]
+        for family, (p, n) in self.family_rates().items():
+            lines.append(f"  {family:<8} {p}/{n} ({100 * p / n:.0f}%)")
+        for cid, msg in self.failed.items():
+            lines.append(f"  FAIL {cid.replace('|', ' ')}: {msg.splitlines()[0][:160]}")
+        return "\n".join(lines)
+
+
+def check_backend(backend: str) -> Report:
+    """Run every op record on ``backend``: shape, dtype and values against the rule and NumPy."""
+    report = Report(backend)
+    for rec, dtype in cases():
+        cid = f"{rec.name}|{case_id((rec, dtype))}"
+        try:
+            assert_case(rec, dtype, backend)
+        except Exception as exc:  # every failure is reported, none stops the run
+            report.failed[cid] = f"{type(exc).__name__}: {exc}".strip()
+        else:
+            report.passed.append(cid)
+    return report
