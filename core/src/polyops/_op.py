@@ -222,7 +222,10 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
                 v = convert(v, key)
             values.append((pos, sub, v, key))
             keys.append(key)
-        targets = promote(tuple(keys)) if promote is not None else keys
+        try:
+            targets = promote(tuple(keys)) if promote is not None else keys
+        except _promote.PromotionError as exc:
+            raise TypeError(f"{op.name}: {exc}") from None
         # 3. cast to the promoted dtypes
         out = list(args)
         for (pos, sub, v, key), target in zip(values, targets):
@@ -250,7 +253,7 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
     # Fast paths: the primary native type, inputs already of a dtype the op keeps as is.
     T = native[0]
     n = 1 if op.elementwise == "unary" else 2
-    ok = frozenset(nd for nd, c in dtypes.items() if promote((c,) * n) == (c,) * n)
+    ok = frozenset(nd for nd, c in dtypes.items() if _keeps(promote, (c,) * n))
 
     if op.elementwise == "unary":
 
@@ -275,6 +278,14 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
         return general(x1, x2)
 
     return binary
+
+
+def _keeps(promote, keys) -> bool:
+    """Whether ``promote`` leaves operands of these dtypes as they are."""
+    try:
+        return promote(keys) == keys
+    except TypeError:  # a dtype the op rejects takes the general path, which raises
+        return False
 
 
 def _checked_infer(op, v):
@@ -406,13 +417,30 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
         op_name = name or rule.__name__
         if op_name in OPS:
             raise ValueError(f"defop: op {op_name!r} is already defined")
-        op = Op(op_name, family, rule, tensors, promote, None, prepare, elementwise)
+        op = Op(op_name, family, _named_errors(rule, op_name), tensors, promote, None, prepare,
+                elementwise)
+        op.signature = inspect.signature(rule)
         OPS[op_name] = op
         op.public = _generate_public(op, rule, _NAMESPACE)
         op.operation = _make_operation_class(op)
         return op.public
 
     return decorate
+
+
+def _named_errors(rule: Callable, name: str) -> Callable:
+    """``rule`` with promotion errors prefixed by the op's name."""
+
+    def checked(*args, **kwargs):
+        try:
+            return rule(*args, **kwargs)
+        except _promote.PromotionError as exc:
+            raise TypeError(f"{name}: {exc}") from None
+
+    checked.__name__ = rule.__name__
+    checked.__doc__ = rule.__doc__
+    checked.__wrapped__ = rule
+    return checked
 
 
 # -- Operation classes -------------------------------------------------------------

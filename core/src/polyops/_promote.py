@@ -14,6 +14,10 @@ from . import _dtypes, config
 _CACHE: dict = {}
 
 
+class PromotionError(TypeError):
+    """An operand dtype the op does not accept; the op adds its name to the message."""
+
+
 def cached(fn):
     """Memoize a promotion kind on (keys, floatx); the eager slow path calls it per call."""
 
@@ -42,7 +46,10 @@ def _each(keys, target):
 @cached
 def same(keys):
     """All operands to their common lattice dtype (add, maximum, where's branches...)."""
-    return _each(keys, _dtypes.result_type_of_keys(tuple(_present(keys))))
+    present = tuple(_present(keys))
+    if not present:  # e.g. concatenate([]): the op's own check reports it
+        return keys
+    return _each(keys, _dtypes.result_type_of_keys(present))
 
 
 @cached
@@ -88,6 +95,23 @@ def matmul(keys):
     """Matrix products: the common dtype, with int8 x int8 accumulating in int32 (Keras)."""
     out = _dtypes.result_type_of_keys(tuple(keys))
     return _each(keys, "int32" if out in ("int8", "uint8") else out)
+
+
+def ordered(kind):
+    """``kind`` for ops that need ordered (real) dtypes: complex operands raise.
+
+    Complex numbers have no order, and frameworks disagree on what max, floor or
+    sign of a complex number mean; we reject them everywhere instead.
+    """
+
+    def check(keys):
+        for k in keys:
+            if k in _dtypes.COMPLEX_TYPES or k == "complex":
+                raise PromotionError(f"expected real dtypes (complex has no order), got {k}")
+        return kind(keys)
+
+    check.__name__ = f"ordered_{kind.__name__}"
+    return cached(check)
 
 
 def clear() -> None:

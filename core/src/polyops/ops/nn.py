@@ -8,7 +8,7 @@ from .._shapes import canonicalize_axis
 from ._base import key, shape_of, spec, unary
 from .numpy import add, divide, exp, max, maximum, negative, subtract, sum
 
-relu = unary("relu", family="nn", promote=_promote.numeric, doc=(
+relu = unary("relu", family="nn", promote=_promote.ordered(_promote.numeric), doc=(
     "Rectified linear unit, ``max(x, 0)``.  Keras: ``keras.ops.relu``.\n\n"
     "Example:\n    >>> polyops.ops.relu(polyops.ops.convert_to_tensor([-1.0, 2.0]))   # [0., 2.]"))
 

@@ -234,6 +234,12 @@ def _eye_ref(N, M=None, k=0, dtype=None):
     return cast_(equal(add(rows, k), reshape(arange(0, M, 1), (1, M))), dtype)
 
 
+# Ordering ops reject complex operands (see _promote.ordered).
+_ORD_SAME = _promote.ordered(_promote.same)
+_ORD_NUMERIC = _promote.ordered(_promote.numeric)
+_ORD_FLOATING = _promote.ordered(_promote.floating)
+_ORD_PRESERVE = _promote.ordered(_promote.preserve)
+
 # ===== elementwise ==================================================================
 
 abs = unary("abs", doc="Absolute value, element-wise.  NumPy: ``np.abs``.\n\n"
@@ -246,9 +252,9 @@ sqrt = unary("sqrt", promote=_promote.floating, doc="Non-negative square root.  
 sin = unary("sin", promote=_promote.floating, doc="Sine, element-wise.  NumPy: ``np.sin``.")
 cos = unary("cos", promote=_promote.floating, doc="Cosine, element-wise.  NumPy: ``np.cos``.")
 tanh = unary("tanh", promote=_promote.floating, doc="Hyperbolic tangent.  NumPy: ``np.tanh``.")
-sign = unary("sign", promote=_promote.numeric, doc="-1, 0 or 1 by sign; bool becomes int32.  NumPy: ``np.sign``.")
-floor = unary("floor", promote=_promote.floating, doc="Floor, in floating point.  NumPy: ``np.floor``.")
-ceil = unary("ceil", promote=_promote.floating, doc="Ceiling, in floating point.  NumPy: ``np.ceil``.")
+sign = unary("sign", promote=_ORD_NUMERIC, doc="-1, 0 or 1 by sign; bool becomes int32.  NumPy: ``np.sign``.")
+floor = unary("floor", promote=_ORD_FLOATING, doc="Floor, in floating point.  NumPy: ``np.floor``.")
+ceil = unary("ceil", promote=_ORD_FLOATING, doc="Ceiling, in floating point.  NumPy: ``np.ceil``.")
 square = unary("square", promote=_promote.numeric, doc="``x * x``; bool becomes int32.  NumPy: ``np.square``.")
 
 
@@ -261,7 +267,7 @@ def _round_prepare(x, decimals=0):
     return x, int_arg("round", "decimals", decimals)
 
 
-@defop("numpy", tensors=("x",), prepare=_round_prepare)
+@defop("numpy", tensors=("x",), promote=_ORD_PRESERVE, prepare=_round_prepare)
 def round(x, decimals=0):
     """Round half to even to ``decimals`` places.  NumPy: ``np.round``.
 
@@ -269,7 +275,7 @@ def round(x, decimals=0):
         >>> polyops.ops.round(polyops.ops.convert_to_tensor([0.5, 1.5, 2.25]), 1)
     """
     int_arg("round", "decimals", decimals)
-    return spec(shape_of(x), _promote.preserve((key(x),))[0])
+    return spec(shape_of(x), _ORD_PRESERVE((key(x),))[0])
 
 
 add = binary("add", doc="Add arguments element-wise.  NumPy: ``np.add``.\n\n"
@@ -278,11 +284,11 @@ subtract = binary("subtract", promote=_promote.numeric, doc="Subtract arguments 
 multiply = binary("multiply", doc="Multiply arguments element-wise.  NumPy: ``np.multiply``.")
 divide = binary("divide", promote=_promote.floating, doc="True division; ints divide in floatx.  NumPy: ``np.divide``.")
 true_divide = divide
-floor_divide = binary("floor_divide", promote=_promote.numeric, doc="Largest integer not above ``x1 / x2``.  NumPy: ``np.floor_divide``.")
-mod = binary("mod", promote=_promote.numeric, doc="Remainder with the sign of the divisor.  NumPy: ``np.mod``.")
+floor_divide = binary("floor_divide", promote=_ORD_NUMERIC, doc="Largest integer not above ``x1 / x2``.  NumPy: ``np.floor_divide``.")
+mod = binary("mod", promote=_ORD_NUMERIC, doc="Remainder with the sign of the divisor.  NumPy: ``np.mod``.")
 power = binary("power", promote=_promote.numeric, doc="``x1 ** x2`` element-wise.  NumPy: ``np.power``.")
-maximum = binary("maximum", doc="Element-wise maximum; NaN propagates.  NumPy: ``np.maximum``.")
-minimum = binary("minimum", doc="Element-wise minimum; NaN propagates.  NumPy: ``np.minimum``.")
+maximum = binary("maximum", promote=_ORD_SAME, doc="Element-wise maximum; NaN propagates.  NumPy: ``np.maximum``.")
+minimum = binary("minimum", promote=_ORD_SAME, doc="Element-wise minimum; NaN propagates.  NumPy: ``np.minimum``.")
 
 
 def _clip_promote_fn(keys):
@@ -290,7 +296,7 @@ def _clip_promote_fn(keys):
     return (target,) + tuple(None if k is None else target for k in keys[1:])
 
 
-_clip_promote = _promote.cached(_clip_promote_fn)
+_clip_promote = _promote.ordered(_clip_promote_fn)
 
 
 @defop("numpy", tensors=("x", "x_min", "x_max"), promote=_clip_promote)
@@ -315,10 +321,10 @@ def _clip_ref(x, x_min, x_max):
 
 equal = binary("equal", out="bool", doc="``x1 == x2`` element-wise.  NumPy: ``np.equal``.")
 not_equal = binary("not_equal", out="bool", doc="``x1 != x2`` element-wise.  NumPy: ``np.not_equal``.")
-less = binary("less", out="bool", doc="``x1 < x2`` element-wise.  NumPy: ``np.less``.")
-less_equal = binary("less_equal", out="bool", doc="``x1 <= x2`` element-wise.  NumPy: ``np.less_equal``.")
-greater = binary("greater", out="bool", doc="``x1 > x2`` element-wise.  NumPy: ``np.greater``.")
-greater_equal = binary("greater_equal", out="bool", doc="``x1 >= x2`` element-wise.  NumPy: ``np.greater_equal``.")
+less = binary("less", promote=_ORD_SAME, out="bool", doc="``x1 < x2`` element-wise.  NumPy: ``np.less``.")
+less_equal = binary("less_equal", promote=_ORD_SAME, out="bool", doc="``x1 <= x2`` element-wise.  NumPy: ``np.less_equal``.")
+greater = binary("greater", promote=_ORD_SAME, out="bool", doc="``x1 > x2`` element-wise.  NumPy: ``np.greater``.")
+greater_equal = binary("greater_equal", promote=_ORD_SAME, out="bool", doc="``x1 >= x2`` element-wise.  NumPy: ``np.greater_equal``.")
 logical_and = binary("logical_and", promote=_promote.boolean, doc="Truth of ``x1 AND x2``.  NumPy: ``np.logical_and``.")
 logical_or = binary("logical_or", promote=_promote.boolean, doc="Truth of ``x1 OR x2``.  NumPy: ``np.logical_or``.")
 logical_not = unary("logical_not", promote=_promote.boolean, doc="Truth of ``NOT x``.  NumPy: ``np.logical_not``.")
@@ -412,6 +418,8 @@ def _std_ref(x, axis=None, keepdims=False):
 
 def _prod_prepare(x, axis=None, keepdims=False, dtype=None):
     x, axis, keepdims = _reduce_prepare_for("prod")(x, axis, keepdims)
+    if dtype is not None:  # multiply in the requested dtype, as np.prod(x, dtype=) does
+        x = cast_(x, dtype_arg("prod", dtype))
     return x, axis, keepdims, None
 
 
@@ -440,7 +448,7 @@ def _extremum(name, doc):
         return x, axes, bool(keepdims), initial
 
     def rule(x, axis=None, keepdims=False, initial=None):
-        out = _reduce_rule(name, x, axis, keepdims, _promote.preserve((key(x),))[0])
+        out = _reduce_rule(name, x, axis, keepdims, _ORD_PRESERVE((key(x),))[0])
         axes = canonicalize_axes(axis, len(shape_of(x)), name)
         reduced = shape_of(x) if axes is None else [shape_of(x)[a] for a in axes]
         if initial is None and 0 in reduced:
@@ -451,7 +459,7 @@ def _extremum(name, doc):
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    return defop("numpy", tensors=("x",), promote=_promote.preserve, prepare=prepare)(rule)
+    return defop("numpy", tensors=("x",), promote=_ORD_PRESERVE, prepare=prepare)(rule)
 
 
 max = _extremum("max", "Maximum over ``axis``; NaN propagates.  NumPy: ``np.max``.\n\n"
@@ -472,13 +480,14 @@ def _arg_extremum(name, doc):
 
     def rule(x, axis=None, keepdims=False):
         shape = shape_of(x)
+        _ORD_PRESERVE((key(x),))
         if axis is not None:
             axis = canonicalize_axis(axis, len(shape), name)
         return spec(reduce_shape(shape, None if axis is None else (axis,), keepdims), "int32")
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    return defop("numpy", tensors=("x",), promote=_promote.preserve, prepare=prepare)(rule)
+    return defop("numpy", tensors=("x",), promote=_ORD_PRESERVE, prepare=prepare)(rule)
 
 
 argmax = _arg_extremum("argmax", "Index of the maximum along ``axis`` (None: flattened), int32.  NumPy: ``np.argmax``.")
@@ -663,7 +672,14 @@ def concatenate(xs, axis=0):
     return spec(shape, _promote.same(tuple(x.dtype for x in xs))[0])
 
 
-@defop("numpy", tensors=("x[]",), promote=_promote.same)
+def _stack_prepare(x, axis=0):
+    if not x:
+        raise ValueError("stack: expected at least one tensor, got none")
+    canonicalize_axis(axis, len(x[0].shape) + 1, "stack")
+    return x, axis
+
+
+@defop("numpy", tensors=("x[]",), promote=_promote.same, prepare=_stack_prepare)
 def stack(x, axis=0):
     """Join tensors along a new axis.  NumPy: ``np.stack``.
 

@@ -153,6 +153,8 @@ RECORDS += [
     OpRecord("sum", shapes=((4, 5),), dtypes=("bool", "int8", "uint8"), id="sum-widen", np_fn=lambda x: np.sum(x.astype(np.int64))),
     OpRecord("sum", shapes=((0, 3),), kwargs=dict(axis=0), id="sum-empty", np_fn=_red(np.sum)),
     OpRecord("mean", shapes=((3, 4),), dtypes=("int32",), id="mean-int", np_fn=_red(np.mean)),
+    OpRecord("prod", shapes=((3, 4),), kwargs=dict(axis=1, dtype="float32"), dtypes=("int8",), id="prod-dtype",
+             np_fn=lambda x, axis, dtype: np.prod(x, axis=axis, dtype=dtype)),
     OpRecord("max", shapes=((0, 3),), kwargs=dict(axis=0, initial=-1.0), id="max-empty-initial",
              np_fn=lambda x, axis, initial: np.max(x, axis=axis, initial=initial)),
     OpRecord("argmax", shapes=((3, 4),), kwargs=dict(axis=1), np_fn=lambda x, axis: np.argmax(x, axis=axis), dtypes=("float32", "int32")),
