@@ -1,4 +1,4 @@
-"""The ``polyops`` command: ``backends``, ``coverage`` and ``demo``."""
+"""The ``polyops`` command: ``backends``, ``coverage``, ``check`` and ``demo``."""
 
 from __future__ import annotations
 
@@ -62,6 +62,19 @@ def _coverage(args) -> int:
     return 1 if missing and args.strict else 0
 
 
+def _check(args) -> int:
+    from . import _registry
+    from .testing import check_backend
+
+    status = 0
+    for name in args.backend:
+        _registry.get_backend(name)
+        report = check_backend(name)
+        print(report.summary())
+        status |= 0 if report.ok else 1
+    return status
+
+
 def _demo(args) -> int:
     import polyops
     from polyops import ops
@@ -112,6 +125,9 @@ def main(argv=None) -> int:
     p.add_argument("--backend", action="append", help="only this backend (repeatable)")
     p.add_argument("--strict", action="store_true", help="exit 1 when any op is missing")
     p.set_defaults(fn=_coverage)
+    p = sub.add_parser("check", help="run the op table against a backend (conformance)")
+    p.add_argument("backend", nargs="+", help="backend name(s)")
+    p.set_defaults(fn=_check)
     p = sub.add_parser("demo", help="a small computation on the default and every other backend")
     p.add_argument("--backend", action="append", help="only these other backends (repeatable)")
     p.set_defaults(fn=_demo)
