@@ -61,3 +61,23 @@ def run_json(python: Path, code: str, env: dict | None = None) -> dict:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def run_cli(python: Path, *args: str, env: dict | None = None) -> dict:
+    """Run ``polyops <args>`` (``polyops._cli.main``) in ``python``.
+
+    Returns ``{"rc", "text", "rows"}``: ``rows`` maps the first word of each output
+    line (after the current-backend star) to that line, so a backend's row is
+    ``rows[name]`` and a warning line is ``rows["warning:"]``-style text in ``text``.
+    """
+    return run_json(python, f"""
+        import contextlib, io, json, warnings
+        warnings.simplefilter("ignore")
+        from polyops._cli import main
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            rc = main({list(args)!r})
+        text = buf.getvalue()
+        rows = {{line[2:].split()[0]: line for line in text.splitlines() if line[2:].strip()}}
+        print(json.dumps({{"rc": rc, "text": text, "rows": rows}}))
+    """, env)

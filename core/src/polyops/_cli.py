@@ -13,6 +13,8 @@ def _backends(args) -> int:
         current = _registry.current().name
     except Exception:  # no loadable default: report the table anyway
         current = None
+    if current == "none":  # the symbolic-only stand-in: no backend is installed or allowed
+        current = None
     rows = _registry.backends_report(load=not args.quick)
     table = [("backend", "distribution", "version", "framework", "status")]
     for r in rows:
@@ -26,7 +28,14 @@ def _backends(args) -> int:
     for problem in _registry.problems():
         if not any(problem.startswith(r["name"] + ":") for r in rows if r["status"] == "broken"):
             print(f"  warning: {problem}")
-    print("\n* = current backend" if current else "\nno backend could be selected")
+    if current:
+        print("\n* = current backend")
+    else:
+        import os
+
+        off = " (POLYOPS_DISABLE_PLUGIN_AUTOLOAD is set)" if os.environ.get(
+            "POLYOPS_DISABLE_PLUGIN_AUTOLOAD") else ""
+        print(f"\nno backend could be selected{off}")
     return 0
 
 

@@ -110,7 +110,7 @@ def check_backend(backend: str) -> Report:
         try:
             assert_case(rec, dtype, backend)
         except Exception as exc:  # every failure is reported, none stops the run
-            report.failed[cid] = f"{type(exc).__name__}: {exc}".strip()
+            report.failed[cid] = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
         else:
             report.passed.append(cid)
     return report
