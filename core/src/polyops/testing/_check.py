@@ -78,10 +78,13 @@ class Report:
     backend: str
     passed: list = dataclasses.field(default_factory=list)
     failed: dict = dataclasses.field(default_factory=dict)  # case id -> message
+    xfailed: dict = dataclasses.field(default_factory=dict)  # case id -> the declared reason
+    xpassed: list = dataclasses.field(default_factory=list)  # declared failures that passed
+    unsupported: list = dataclasses.field(default_factory=list)  # dtypes the backend lacks
 
     @property
     def ok(self) -> bool:
-        return not self.failed
+        return not self.failed and not self.xpassed
 
     def family_rates(self) -> dict[str, tuple[int, int]]:
         rates: dict[str, list[int]] = {}
@@ -94,23 +97,51 @@ class Report:
 
     def summary(self) -> str:
         lines = [f"conformance of backend {self.backend!r}: "
-                 f"{len(self.passed)} passed, {len(self.failed)} failed"]
+                 f"{len(self.passed)} passed, {len(self.failed)} failed, "
+                 f"{len(self.xfailed)} expected failures, {len(self.xpassed)} unexpectedly passed, "
+                 f"{len(self.unsupported)} cases in dtypes the backend does not support"]
         for family, (p, n) in self.family_rates().items():
             lines.append(f"  {family:<8} {p}/{n} ({100 * p / n:.0f}%)")
         for cid, msg in self.failed.items():
-            lines.append(f"  FAIL {cid.replace('|', ' ')}: {msg.splitlines()[0][:160]}")
+            lines.append(f"  FAIL {cid.replace('|', ' ')}: {msg[:160]}")
+        for cid in self.xpassed:
+            lines.append(f"  XPASS {cid.replace('|', ' ')}: remove it from the expected failures")
         return "\n".join(lines)
 
 
-def check_backend(backend: str) -> Report:
-    """Run every op record on ``backend``: shape, dtype and values against the rule and NumPy."""
+def check_backend(backend: str, expected_failures: dict | None = None) -> Report:
+    """Run every op record on ``backend``: shape, dtype and values against the rule and NumPy.
+
+    Args:
+        backend: an installed backend's name.
+        expected_failures: ``{case id: reason}`` for known failures (case ids as in
+            the report, e.g. ``"sum|sum-axis1-float32"``); one that passes is
+            reported as unexpectedly passing, so the list stays honest.
+
+    Cases in a dtype the backend does not list in its Runtime are counted as
+    unsupported, not failed: a backend declares what it supports.
+    """
+    from .._registry import get_backend
+
+    expected_failures = expected_failures or {}
+    supported = set(get_backend(backend).runtime.dtypes.values())
     report = Report(backend)
     for rec, dtype in cases():
         cid = f"{rec.name}|{case_id((rec, dtype))}"
+        if rec.shapes and dtype not in supported:
+            report.unsupported.append(cid)
+            continue
         try:
             assert_case(rec, dtype, backend)
         except Exception as exc:  # every failure is reported, none stops the run
-            report.failed[cid] = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+            message = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+            if cid in expected_failures:
+                report.xfailed[cid] = expected_failures[cid]
+            else:
+                report.failed[cid] = message
         else:
-            report.passed.append(cid)
+            if cid in expected_failures:
+                report.xpassed.append(cid)
+            else:
+                report.passed.append(cid)
     return report

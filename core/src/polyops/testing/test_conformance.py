@@ -1,0 +1,108 @@
+"""The conformance suite: collected by ``pytest --pyargs polyops.testing --polyops-backend NAME``.
+
+Checks, for every op record x the chosen backend(s): the eager shape and dtype
+equal the symbolic spec, values match NumPy, the reference implementation agrees
+with a native kernel where both exist; and, backend-independently, that rules
+infer with None dims.  Registry behaviour: the backend loads, selects, scopes,
+and leaves no op missing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import polyops
+from polyops import ops
+from polyops._op import OPS, make_entry
+from polyops._registry import get_backend
+from polyops.testing import assert_case, call, case_id, cases, make_inputs, specs, tolerance
+from polyops.testing.pytest_plugin import expected_failures
+
+CASES = cases()
+
+
+def pytest_generate_tests(metafunc):
+    backends = metafunc.config.getoption("--polyops-backend")
+    if "kit_backend" in metafunc.fixturenames:
+        if not backends:
+            raise pytest.UsageError("the polyops conformance kit needs --polyops-backend NAME")
+        metafunc.parametrize("kit_backend", backends)
+
+
+def _record(request, backend, name, outcome):
+    request.config._polyops_results.setdefault(backend, []).append((name, outcome))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+def test_op(case, kit_backend, request):
+    rec, dtype = case
+    cid = f"{rec.name}|{case_id(case)}"
+    backend = get_backend(kit_backend)
+    supported = set(backend.runtime.dtypes.values())
+    if rec.shapes and dtype not in supported:
+        _record(request, kit_backend, rec.name, "unsupported")
+        pytest.skip(f"{kit_backend} does not support {dtype} (not in its Runtime.dtypes)")
+    reason = expected_failures(request.config, kit_backend).get(cid)
+    if reason:
+        request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
+    try:
+        assert_case(rec, dtype, kit_backend)
+    except BaseException:
+        _record(request, kit_backend, rec.name, "failed")
+        raise
+    _record(request, kit_backend, rec.name, "passed")
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c[0].shapes][::3],
+                         ids=[case_id(c) for c in CASES if c[0].shapes][::3])
+def test_reference_agrees_with_native(case, kit_backend):
+    rec, dtype = case
+    op = OPS[rec.name]
+    backend = get_backend(kit_backend)
+    if op.ref is None or backend.sources.get(rec.name) != "native":
+        return  # nothing to compare: the op is primitive here or served by the reference
+    if rec.shapes and dtype not in set(backend.runtime.dtypes.values()):
+        return
+    inputs = make_inputs(rec, dtype)
+    with polyops.use_backend(kit_backend):
+        tensors = [ops.convert_to_tensor(a, polyops.standardize_dtype(a.dtype)) for a in inputs]
+        native = call(rec, tensors)
+        if rec.name in ("concatenate", "stack"):
+            bound = op.signature.bind(list(tensors), **rec.kwargs)
+        else:
+            bound = op.signature.bind(*rec.pre, *tensors, **rec.kwargs)
+        bound.apply_defaults()
+        reference = make_entry(op, op.ref, backend)(*bound.args)
+        assert ops.dtype(reference) == ops.dtype(native)
+        a = np.asarray(ops.convert_to_numpy(native), dtype=np.float64)
+        b = np.asarray(ops.convert_to_numpy(reference), dtype=np.float64)
+        tol = tolerance(ops.dtype(native), rec.name)
+    np.testing.assert_allclose(a, b, **tol)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c[0].shapes][::2],
+                         ids=[case_id(c) for c in CASES if c[0].shapes][::2])
+def test_none_dims(case):
+    rec, dtype = case
+    inputs = make_inputs(rec, dtype)
+    known = call(rec, specs(inputs))
+    unknown = call(rec, specs(inputs, unknown=True, keep_ones=rec.keep_ones))
+    assert unknown.dtype == known.dtype and len(unknown.shape) == len(known.shape)
+    assert all(u is None or u == k for u, k in zip(unknown.shape, known.shape))
+
+
+def test_registry_behaviour(kit_backend, request):
+    backend = get_backend(kit_backend)
+    assert backend.status == "loaded"
+    missing = sorted(n for n, s in backend.sources.items() if s == "missing")
+    assert not missing, f"{kit_backend} has no kernel and no reference for {missing}"
+    before = polyops.backend()
+    with polyops.use_backend(kit_backend):
+        assert polyops.backend() == kit_backend
+        x = ops.convert_to_tensor(np.arange(3, dtype="float32"))
+        assert isinstance(x, backend.runtime.tensor_types)
+        assert ops.dtype(x) == "float32"
+        np.testing.assert_array_equal(ops.convert_to_numpy(x), [0, 1, 2])
+    assert polyops.backend() == before
+    _record(request, kit_backend, "registry", "passed")
