@@ -9,8 +9,8 @@ PY=${PYTHON:-python3}
 rm -rf wheelhouse
 mkdir -p wheelhouse
 "$PY" -m pip wheel --quiet --no-deps --no-build-isolation -w wheelhouse \
-    ./core ./plugins/numpy ./plugins/jax ./plugins/tensorflow ./plugins/torch ./plugins/openvino \
+    ./core ./plugins/numpy ./plugins/jax ./plugins/tensorflow ./plugins/torch ./plugins/openvino ./examples/polyops-arrayapi \
     ./tests/fixtures/*/
 # core's dependencies, for offline installs in the tests' throwaway environments
-"$PY" -m pip download --quiet -d wheelhouse -c ci/constraints.txt numpy pluggy ml_dtypes
+"$PY" -m pip download --quiet -d wheelhouse -c ci/constraints.txt numpy pluggy ml_dtypes pytest
 ls wheelhouse
