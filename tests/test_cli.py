@@ -37,3 +37,12 @@ def test_demo_runs_the_same_code_everywhere(capsys):
         if name != polyops.backend():
             assert f"use_backend({name!r})" in out
     assert out.count("[10., 10.]") == len(polyops.available_backends())
+
+
+def test_coverage_as_markdown_and_png(capsys, tmp_path):
+    png = tmp_path / "coverage.png"
+    assert main(["coverage", "--format", "markdown", "--png", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("| op | family |") and "| **total** |" in out
+    assert out.count("\n| ") == len(OPS) + 2
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -51,22 +51,73 @@ def coverage_table(names=None) -> tuple[list[str], dict[str, dict[str, str]]]:
     return list(OPS), table
 
 
+_MARK = {"native": "N", "reference": "r", "missing": "-"}
+
+
+def coverage_markdown(ops, table) -> str:
+    """The coverage matrix as a Markdown table, with totals per backend."""
+    from ._op import OPS
+
+    backends = list(table)
+    lines = ["| op | family | " + " | ".join(backends) + " |",
+             "|---|---|" + "---|" * len(backends)]
+    for op in ops:
+        lines.append(f"| {op} | {OPS[op].family} | "
+                     + " | ".join(_MARK[table[b][op]] for b in backends) + " |")
+    totals = []
+    for b in backends:
+        counts = {k: sum(1 for v in table[b].values() if v == k) for k in _MARK}
+        totals.append(f"{counts['native']} N / {counts['reference']} r / {counts['missing']} -")
+    lines.append("| **total** | | " + " | ".join(totals) + " |")
+    return "\n".join(lines) + "\n\nN = native kernel, r = core's reference implementation, - = missing\n"
+
+
+def coverage_png(ops, table, path) -> None:
+    """The coverage matrix as a PNG heat map (needs matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.colors import ListedColormap
+    except ImportError:
+        raise SystemExit("polyops coverage --png needs matplotlib: pip install matplotlib") from None
+    import numpy as np
+
+    backends = list(table)
+    code = {"missing": 0, "reference": 1, "native": 2}
+    grid = np.array([[code[table[b][op]] for b in backends] for op in ops])
+    fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(backends), 0.8 + 0.16 * len(ops)))
+    ax.imshow(grid, aspect="auto", cmap=ListedColormap(["#d62728", "#9ecae1", "#2ca02c"]), vmin=0, vmax=2)
+    ax.set_xticks(range(len(backends)), backends, rotation=30, ha="right")
+    ax.set_yticks(range(len(ops)), ops, fontsize=6)
+    ax.set_title("polyops coverage: green native, blue reference, red missing", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def _coverage(args) -> int:
     from ._op import OPS
 
     ops, table = coverage_table(args.backend)
     backends = list(table)
-    mark = {"native": "N", "reference": "r", "missing": "-"}
-    width = max(len(o) for o in ops) + 2
-    print(f"{'op':<{width}}{'family':<8}" + "".join(f"{b:<12}" for b in backends))
-    for op in ops:
-        print(f"{op:<{width}}{OPS[op].family:<8}" + "".join(f"{mark[table[b][op]]:<12}" for b in backends))
-    print()
-    for b in backends:
-        counts = {k: sum(1 for v in table[b].values() if v == k) for k in mark}
-        print(f"{b:<12} {counts['native']:>4} native  {counts['reference']:>4} reference  "
-              f"{counts['missing']:>4} missing  of {len(ops)} ops")
-    print("\nN = native kernel, r = core's reference implementation, - = missing")
+    if args.format == "markdown":
+        print(coverage_markdown(ops, table), end="")
+    else:
+        width = max(len(o) for o in ops) + 2
+        print(f"{'op':<{width}}{'family':<8}" + "".join(f"{b:<12}" for b in backends))
+        for op in ops:
+            print(f"{op:<{width}}{OPS[op].family:<8}"
+                  + "".join(f"{_MARK[table[b][op]]:<12}" for b in backends))
+        print()
+        for b in backends:
+            counts = {k: sum(1 for v in table[b].values() if v == k) for k in _MARK}
+            print(f"{b:<12} {counts['native']:>4} native  {counts['reference']:>4} reference  "
+                  f"{counts['missing']:>4} missing  of {len(ops)} ops")
+        print("\nN = native kernel, r = core's reference implementation, - = missing")
+    if args.png:
+        coverage_png(ops, table, args.png)
     missing = sum(1 for b in backends for v in table[b].values() if v == "missing")
     return 1 if missing and args.strict else 0
 
@@ -133,6 +184,8 @@ def main(argv=None) -> int:
     p = sub.add_parser("coverage", help="op x backend matrix: native, reference or missing")
     p.add_argument("--backend", action="append", help="only this backend (repeatable)")
     p.add_argument("--strict", action="store_true", help="exit 1 when any op is missing")
+    p.add_argument("--format", choices=("text", "markdown"), default="text")
+    p.add_argument("--png", metavar="FILE", help="also write the matrix as a PNG heat map")
     p.set_defaults(fn=_coverage)
     p = sub.add_parser("check", help="run the op table against a backend (conformance)")
     p.add_argument("backend", nargs="+", help="backend name(s)")
