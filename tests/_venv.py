@@ -19,7 +19,7 @@ def _stale() -> bool:
     if not wheels:
         return True
     built = min(w.stat().st_mtime for w in WHEELHOUSE.glob("polyops*.whl"))
-    sources = [p for d in ("core", "plugins", "tests/fixtures") for p in (ROOT / d).rglob("*")
+    sources = [p for d in ("core", "plugins", "tests/fixtures", "examples") for p in (ROOT / d).rglob("*")
                if p.suffix in (".py", ".toml") and ".egg-info" not in str(p)]
     return any(p.stat().st_mtime > built for p in sources)
 

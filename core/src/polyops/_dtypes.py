@@ -72,13 +72,15 @@ def _name_of(dtype) -> str:
         name = getattr(dtype, "__name__", str(dtype))
         if name == "bool_":
             name = "bool"
-    else:
-        name = getattr(dtype, "name", None) or str(dtype)
+    else:  # e.g. Array API namespaces' dtypes, whose str is "<library>.float32"
+        name = getattr(dtype, "name", None) or str(dtype).rsplit(".", 1)[-1]
     return _ALIASES.get(name, name)
 
 
 @functools.lru_cache(maxsize=1024)
-def _standardize_cached(dtype) -> str:
+def _standardize_cached(kind, dtype) -> str:
+    # ``kind`` (type(dtype)) keeps equal-hashing dtype objects of different libraries
+    # apart: array_api_strict's dtypes hash like numpy's and warn when compared with them.
     if dtype in _PYTHON_TYPES and isinstance(dtype, type):
         return _PYTHON_TYPES[dtype]
     name = _name_of(dtype)
@@ -108,10 +110,10 @@ def standardize_dtype(dtype=None) -> str:
     if dtype is None:
         return config.floatx()
     try:
-        return _standardize_cached(dtype)
+        return _standardize_cached(type(dtype), dtype)
     except TypeError as exc:
         if "unhashable" in str(exc):
-            return _standardize_cached.__wrapped__(dtype)
+            return _standardize_cached.__wrapped__(type(dtype), dtype)
         raise
 
 
