@@ -247,11 +247,29 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
         except Exception as exc:
             raise fail(out, exc) from exc
 
-    if op.elementwise is None or promote is None:
+    if promote is None:
         return general
+    T = native[0]
+
+    if op.elementwise is None:
+        if op.tensor_slots != ((0, False),) or varargs is not None:
+            return general
+        # Fast path for one-tensor ops (reductions, reshape, softmax...): a native
+        # tensor whose dtype the op keeps goes straight to prepare and the kernel.
+        ok = frozenset(nd for nd, c in dtypes.items() if _keeps(promote, (c,)))
+
+        def single(x, *rest):
+            if type(x) is T and x.dtype in ok:
+                args = (x, *rest) if prepare is None else prepare(x, *rest)
+                try:
+                    return fn(*args)
+                except Exception as exc:
+                    raise fail(args, exc) from exc
+            return general(x, *rest)
+
+        return single
 
     # Fast paths: the primary native type, inputs already of a dtype the op keeps as is.
-    T = native[0]
     n = 1 if op.elementwise == "unary" else 2
     ok = frozenset(nd for nd, c in dtypes.items() if _keeps(promote, (c,) * n))
 

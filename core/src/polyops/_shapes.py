@@ -60,6 +60,24 @@ def canonicalize_axes(axis, ndim: int, op: str):
     """``None`` or an int or a sequence of ints, as ``None`` or a sorted tuple of ints."""
     if axis is None:
         return None
+    try:  # the eager path asks the same question again and again
+        return _AXES_CACHE[(axis, ndim, op)]
+    except (KeyError, TypeError):  # not seen yet, or a list (unhashable)
+        pass
+    out = _canonicalize_axes(axis, ndim, op)
+    if len(_AXES_CACHE) > 4096:
+        _AXES_CACHE.clear()
+    try:
+        _AXES_CACHE[(axis, ndim, op)] = out
+    except TypeError:
+        pass
+    return out
+
+
+_AXES_CACHE: dict = {}
+
+
+def _canonicalize_axes(axis, ndim: int, op: str):
     if isinstance(axis, (tuple, list)):
         axes = tuple(canonicalize_axis(a, ndim, op) for a in axis)
         if len(set(axes)) != len(axes):

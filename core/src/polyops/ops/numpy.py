@@ -529,8 +529,23 @@ def _resolve_newshape(x_shape, newshape, op="reshape"):
     return dims
 
 
+_RESHAPES: dict = {}
+
+
 def _reshape_prepare(x, newshape):
-    return x, _resolve_newshape(tuple(x.shape), newshape)
+    key = (tuple(x.shape), newshape)
+    try:  # resolving -1 and validating is pure: remember it per (shape, newshape)
+        return x, _RESHAPES[key]
+    except (KeyError, TypeError):  # not seen yet, or an unhashable (list) newshape
+        pass
+    out = _resolve_newshape(key[0], newshape)
+    if len(_RESHAPES) > 4096:
+        _RESHAPES.clear()
+    try:
+        _RESHAPES[key] = out
+    except TypeError:
+        pass
+    return x, out
 
 
 @defop("numpy", tensors=("x",), prepare=_reshape_prepare)
