@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import jax
 import jax.numpy as jnp
 import ml_dtypes
@@ -63,12 +65,38 @@ def _scalar(x, jd):
     return out
 
 
+_FLOATS = frozenset(_NP[n] for n in ("bfloat16", "float16", "float32", "float64"))
+_INT_MIN = np.int32(-(2**31))
+_UINT32 = _NP["uint32"]
+# targets whose float -> int casts follow x86-64 (NumPy, torch, tensorflow, openvino there)
+_X86_TARGETS = frozenset(_NP[n] for n in ("int8", "int16", "int32", "uint8", "uint16", "uint32"))
+
+
+@partial(jax.jit, static_argnums=1)
+def _float_to_int(x, jd):
+    """float -> int as the x86-64 conversion NumPy and the other backends use: truncate
+    into int32, where NaN, +-inf and values outside int32 give INT_MIN ("integer
+    indefinite"), then wrap to the target width (XLA saturates instead).  uint32 keeps
+    XLA's exact conversion for [0, 2**32) and wraps negatives through int32."""
+    bad = jnp.isnan(x) | (x >= 2.0**31) | (x < -(2.0**31))
+    i = jnp.where(bad, _INT_MIN, _convert(x, jnp.int32))
+    if jd == _UINT32:
+        return jnp.where(x < 0, _convert(i, jd), _convert(x, jd))
+    return _convert(i, jd)
+
+
+def _cast(x, jd):
+    if jd in _X86_TARGETS and x.dtype in _FLOATS:
+        return _float_to_int(x, jd)
+    return _convert(_complex_to_real(x, jd), jd)
+
+
 def convert_to_tensor(x, dtype):
     jd = JAX_DTYPES[dtype]
     if isinstance(x, _NATIVE):
         if x.dtype == jd:
             return x
-        return _convert(_complex_to_real(x, jd), jd)
+        return _cast(x, jd)
     if type(x) in _SCALARS:
         return _scalar(x, jd)
     if not isinstance(x, np.ndarray):
@@ -103,4 +131,4 @@ def cast(x, dtype):
     jd = JAX_DTYPES[dtype]
     if x.dtype == jd:
         return x
-    return _convert(_complex_to_real(x, jd), jd)
+    return _cast(x, jd)

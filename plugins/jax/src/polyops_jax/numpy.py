@@ -9,6 +9,7 @@ positional signature that fits, the kernel is the jnp function itself.
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -78,7 +79,19 @@ multiply = jnp.multiply
 divide = jnp.true_divide
 
 
-floor_divide = jnp.floor_divide  # floors, like numpy (bool operands arrive as int32)
+@jax.jit
+def _int_floor_divide(x1, x2):
+    # XLA's integer x // 0 is -1 (jnp floors that to -1 or -2); NumPy's, and polyops', is 0
+    return jnp.where(x2 == 0, jnp.zeros((), x1.dtype), jnp.floor_divide(x1, x2))
+
+
+def floor_divide(x1, x2):
+    # floors, like numpy (bool operands arrive as int32); jnp.mod already gives x % 0 == 0
+    if x1.dtype.kind in "iu":
+        return _int_floor_divide(x1, x2)
+    return jnp.floor_divide(x1, x2)
+
+
 mod = jnp.mod  # the divisor's sign, like numpy
 power = jnp.power
 maximum = jnp.maximum  # NaN propagates

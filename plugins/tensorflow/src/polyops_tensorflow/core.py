@@ -25,12 +25,12 @@ EagerTensor = type(tf.constant(1.0))
 _TF_TYPES = (tf.Tensor, tf.Variable)
 _PY_SCALARS = frozenset({bool, int, float, complex})
 _BF16 = tf.bfloat16
-_UNSIGNED = frozenset({tf.uint8, tf.uint16, tf.uint32, tf.uint64})
 
 
 def _cast(x, td):
-    if x.dtype is _BF16 and td in _UNSIGNED:
-        # tf saturates negative bfloat16 at 0; NumPy (and tf from float32) wraps
+    if x.dtype is _BF16 and td.is_integer:
+        # tf's bfloat16 -> int kernels saturate (and differ from tf's own float32 ->
+        # int cast); every bfloat16 is exact in float32, which casts as NumPy does
         x = tf.cast(x, tf.float32)
     return tf.cast(x, td)
 
@@ -43,8 +43,12 @@ def convert_to_tensor(x, dtype):
         return _cast(x, td)
     if type(x) in _PY_SCALARS:
         bounds = _INT_BOUNDS.get(td)
-        # the fast way, unless tf would wrap an out-of-range int (NumPy raises)
-        if bounds is None or type(x) is not int or bounds[0] <= x <= bounds[1]:
+        # the fast way, unless tf would wrap an out-of-range int (NumPy raises), or x
+        # is a float zero: tf's eager scalar cache keys 0.0 and -0.0 alike, so after
+        # tf.constant(0.0) a tf.constant(-0.0) is +0.0 (and 1 / -0.0 gives +inf)
+        if (bounds is None or type(x) is not int or bounds[0] <= x <= bounds[1]) and (
+            x != 0 or type(x) is not float
+        ):
             try:
                 return tf.constant(x, td)
             except (TypeError, ValueError):  # NumPy's rules decide (2.5 -> int32...)

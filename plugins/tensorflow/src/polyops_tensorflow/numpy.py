@@ -154,7 +154,22 @@ def floor_divide(x1, x2):
         return _int_safe(tf.math.floordiv, x1, x2)
     if d is _BOOL:  # a // 1 == a, a // 0 == 0
         return tf.logical_and(x1, x2)
-    return tf.math.floordiv(x1, x2)
+    out = tf.math.floordiv(x1, x2)
+    if d in _FLOATS:
+        h1, h2 = _host_view(x1), _host_view(x2)
+        if h1 is None or h2 is None or np.isinf(h1).any() or np.isinf(h2).any():
+            out = _float_floordiv_inf(x1, x2, out)
+    return out
+
+
+def _float_floordiv_inf(x1, x2, out):
+    """NumPy's floor division where an operand is infinite (tf floors ``x1 / x2``):
+    inf // y is NaN for y != 0, and a finite x // inf is -1 when the signs differ."""
+    zero = tf.zeros((), x1.dtype)
+    minus_one = tf.logical_and(tf.math.is_inf(x2), tf.less(tf.multiply(x1, x2), zero))
+    out = tf.where(minus_one, tf.constant(-1, x1.dtype), out)
+    nan = tf.logical_and(tf.math.is_inf(x1), tf.not_equal(x2, zero))
+    return tf.where(nan, tf.constant(np.nan, x1.dtype), out)
 
 
 def mod(x1, x2):

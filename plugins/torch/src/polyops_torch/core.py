@@ -45,7 +45,7 @@ def _from_numpy(x):
 def convert_to_tensor(x, dtype):
     td = TORCH_DTYPES[dtype]
     if isinstance(x, torch.Tensor):
-        return x if x.dtype == td else x.to(td)
+        return x if x.dtype == td else _cast(x, td)
     if isinstance(x, (bool, int, float, complex)):
         try:
             return torch.scalar_tensor(x, dtype=td)  # twice as fast as torch.tensor
@@ -79,5 +79,22 @@ RUNTIME = Runtime(
 )
 
 
+# float -> int targets that eager CPU torch reaches through a wider int, as NumPy on
+# x86-64 does: truncate into int32 (int64 for uint32), then wrap (300.0 -> int8 is 44).
+# Inductor (torch.compile) and CUDA convert directly and saturate (300.0 -> 127).
+_VIA = {
+    torch.int8: torch.int32, torch.int16: torch.int32, torch.uint8: torch.int32,
+    torch.uint16: torch.int32, torch.uint32: torch.int64,
+}
+_is_compiling = torch.compiler.is_compiling
+
+
+def _cast(x, td):
+    via = _VIA.get(td)
+    if via is not None and x.is_floating_point() and (not x.is_cpu or _is_compiling()):
+        x = x.to(via)
+    return x.to(td)
+
+
 def cast(x, dtype):
-    return x.to(TORCH_DTYPES[dtype])
+    return _cast(x, TORCH_DTYPES[dtype])

@@ -167,7 +167,45 @@ def _floor_div(x1, x2):
     return torch.div(x1, x2, rounding_mode="floor")
 
 
+_is_compiling = torch.compiler.is_compiling
+_HALF = (torch.float16, torch.bfloat16)
+
+
+def _float_divmod(x1, x2):
+    """NumPy's divmod (``npy_divmod``, which eager torch also uses) for floats, spelled
+    out for compiled graphs: inductor lowers floor division to ``floor(a / b)`` and
+    remainder to ``a - b * floor(a / b)``, which differ where an operand is infinite."""
+    mod = torch.fmod(x1, x2)
+    div = (x1 - mod) / x2
+    adj = (mod != 0) & ((x2 < 0) != (mod < 0))
+    mod = torch.where(adj, mod + x2, mod)
+    div = torch.where(adj, div - 1, div)
+    mod = torch.where(mod == 0, torch.copysign(torch.zeros_like(mod), x2), mod)
+    fl = torch.floor(div)
+    fl = torch.where(div - fl > 0.5, fl + 1, fl)
+    ratio = x1 / x2
+    fl = torch.where(div == 0, torch.copysign(torch.zeros_like(fl), ratio), fl)
+    return torch.where(x2 == 0, ratio, fl), mod
+
+
+def _spelled_out(index, fn, x1, x2):
+    """Division where eager CPU torch cannot be relied on: under torch.compile (see
+    `_float_divmod`; integer x // 0 raises inside the graph) and for integers on an
+    accelerator (CUDA returns garbage for x // 0 where the CPU raises)."""
+    if x1.is_floating_point():
+        if not _is_compiling():
+            return fn(x1, x2)
+        if x1.dtype in _HALF:  # eager torch computes half floats in float32, rounding once
+            return _float_divmod(x1.float(), x2.float())[index].to(x1.dtype)
+        return _float_divmod(x1, x2)[index]
+    if x1.is_complex():
+        return fn(x1, x2)
+    return _int_division(fn, x1, x2)
+
+
 def floor_divide(x1, x2):
+    if _is_compiling() or not x1.is_cpu:
+        return _spelled_out(0, _floor_div, x1, x2)
     try:
         return _floor_div(x1, x2)
     except RuntimeError:
@@ -177,6 +215,8 @@ def floor_divide(x1, x2):
 
 
 def mod(x1, x2):
+    if _is_compiling() or not x1.is_cpu:
+        return _spelled_out(1, torch.remainder, x1, x2)
     try:
         return torch.remainder(x1, x2)
     except RuntimeError:
