@@ -747,6 +747,9 @@ def broadcast_to(x, shape):
     np.broadcast_shapes(np.shape(x), shape)  # validates
     if 0 in shape:
         return np.empty(shape, x.dtype)
+    if shape == np.shape(x):
+        # nothing to broadcast; OpenVINO's Broadcast of a 0-d tensor to () crashes the process
+        return np.array(x, copy=True)
 
     def build(p):
         return ops.broadcast(p, axes_const(shape))

@@ -329,15 +329,28 @@ def mean(x, axis, keepdims):
     return torch.mean(x, dim=axis, keepdim=keepdims)
 
 
+def _empty_moment(x, axis, keepdims):
+    """NaN of the reduced shape: torch warns on an empty reduction, NumPy gives NaN."""
+    if axis is None:
+        shape = (1,) * x.ndim if keepdims else ()
+    else:
+        shape = tuple(1 if i in axis else d for i, d in enumerate(x.shape) if keepdims or i not in axis)
+    return torch.full(shape, float("nan"), dtype=x.dtype)
+
+
 def var(x, axis, keepdims):
     if axis == ():
         return torch.square(x - x)  # 0, or nan for inf and nan
+    if x.numel() == 0:
+        return _empty_moment(x, axis, keepdims)
     return torch.var(x, dim=axis, correction=0, keepdim=keepdims)
 
 
 def std(x, axis, keepdims):
     if axis == ():
         return torch.abs(x - x)
+    if x.numel() == 0:
+        return _empty_moment(x, axis, keepdims)
     return torch.std(x, dim=axis, correction=0, keepdim=keepdims)
 
 
