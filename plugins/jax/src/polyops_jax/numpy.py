@@ -190,6 +190,13 @@ broadcast_to = jnp.broadcast_to
 
 
 def take(x, indices, axis):
+    if (x.size if axis is None else x.shape[axis]) == 0:
+        # jnp.take returns x itself when the taken axis is empty; NumPy's shape rule
+        # still holds (and any index into nothing is out of range).
+        if indices.size:
+            raise IndexError("take: cannot take indices from an empty axis")
+        shape = indices.shape if axis is None else x.shape[:axis] + indices.shape + x.shape[axis + 1:]
+        return jnp.zeros(shape, x.dtype)
     # mode="fill" wraps negative indices like numpy (jnp's default clamps them);
     # out-of-range indices cannot raise inside jit, so they read as the fill value.
     return jnp.take(x, indices, axis, mode="fill")
