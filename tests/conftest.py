@@ -29,3 +29,21 @@ def to_numpy(x):
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+# -- hypothesis profiles (tests/test_properties.py) ----------------------------------
+# "ci" (default): few examples per op, derandomized so every run tests the same inputs.
+# "thorough": many random examples; select with `pytest --hypothesis-profile thorough`.
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile(
+    "ci", max_examples=10, deadline=None, derandomize=True, database=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much],
+)
+settings.register_profile(
+    "thorough", max_examples=500, deadline=None, database=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much],
+)
+settings.load_profile("ci")
