@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import ml_dtypes
-import numpy as np
 import pytest
 
 import polyops
-from polyops import ops
-from polyops._op import OPS, make_entry
+from polyops._op import OPS
 from polyops._registry import get_backend
-from polyops.testing import assert_case, call, case_id, cases, make_inputs, specs, tolerance
+from polyops.testing import (
+    assert_case, assert_reference_matches, call, case_id, cases, make_inputs, specs,
+)
 
-from conftest import BACKENDS, to_numpy
+from conftest import BACKENDS
 from xfails import mark
 
 CASES = cases()
@@ -62,26 +61,7 @@ REF_PAIRS = _ref_pairs()
 def test_reference_matches_native(case, backend_name):
     """Where a backend has a native kernel for a composite op, the reference agrees with it."""
     rec, dtype = case
-    op = OPS[rec.name]
-    inputs = make_inputs(rec, dtype)
-    backend = get_backend(backend_name)
-    with polyops.use_backend(backend_name):
-        tensors = [ops.convert_to_tensor(a, polyops.standardize_dtype(a.dtype)) for a in inputs]
-        native = call(rec, tensors)
-        if rec.name in ("concatenate", "stack"):
-            bound = op.signature.bind(list(tensors), **rec.kwargs)
-        else:
-            bound = op.signature.bind(*rec.pre, *tensors, **rec.kwargs)
-        bound.apply_defaults()
-        reference = make_entry(op, op.ref, backend)(*bound.args)
-        assert ops.dtype(reference) == ops.dtype(native)
-        a, b = to_numpy(native), to_numpy(reference)
-        result_dtype = ops.dtype(native)
-    assert a.shape == b.shape
-    if a.dtype == np.dtype(ml_dtypes.bfloat16):
-        a, b = a.astype(np.float32), b.astype(np.float32)
-    np.testing.assert_allclose(a.astype(np.float64), b.astype(np.float64),
-                               **tolerance(result_dtype, rec.name))
+    assert_reference_matches(rec, dtype, backend_name)
 
 
 def test_every_op_has_a_record():

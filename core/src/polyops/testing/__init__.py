@@ -7,6 +7,7 @@ Example:
 
 from ._check import Report as Report
 from ._check import assert_case as assert_case
+from ._check import assert_reference_matches as assert_reference_matches
 from ._check import call as call
 from ._check import check_backend as check_backend
 from ._check import run_eager as run_eager
@@ -21,6 +22,6 @@ from ._records import make_inputs as make_inputs
 from ._records import tolerance as tolerance
 
 __all__ = [
-    "OpRecord", "RECORDS", "Report", "assert_case", "call", "case_id", "cases", "check_backend",
+    "OpRecord", "RECORDS", "Report", "assert_case", "assert_reference_matches", "call", "case_id", "cases", "check_backend",
     "expected", "make_inputs", "run_eager", "specs", "symbolic_call", "tolerance",
 ]

@@ -71,6 +71,35 @@ def assert_case(rec, dtype, backend):
                                    **tolerance(spec.dtype, rec.name), equal_nan=True)
 
 
+def assert_reference_matches(rec, dtype, backend):
+    """The op's reference implementation agrees with the backend's native kernel.
+
+    Call it only where both exist (``op.ref`` and ``sources[op] == "native"``).
+    """
+    from .._op import make_entry
+    from .._registry import get_backend
+
+    op = OPS[rec.name]
+    inputs = make_inputs(rec, dtype)
+    with polyops.use_backend(backend):
+        tensors = [ops.convert_to_tensor(a, polyops.standardize_dtype(a.dtype)) for a in inputs]
+        native = call(rec, tensors)
+        if rec.name in ("concatenate", "stack"):
+            bound = op.signature.bind(list(tensors), **rec.kwargs)
+        else:
+            bound = op.signature.bind(*rec.pre, *tensors, **rec.kwargs)
+        bound.apply_defaults()
+        reference = make_entry(op, op.ref, get_backend(backend))(*bound.args)
+        result_dtype = ops.dtype(native)
+        assert ops.dtype(reference) == result_dtype, f"reference gave {ops.dtype(reference)}"
+        a, b = ops.convert_to_numpy(native), ops.convert_to_numpy(reference)
+    assert a.shape == b.shape, f"reference shape {b.shape} != native {a.shape}"
+    if a.dtype == _BF16:
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    np.testing.assert_allclose(a.astype(np.float64), b.astype(np.float64),
+                               **tolerance(result_dtype, rec.name))
+
+
 @dataclasses.dataclass
 class Report:
     """The result of `check_backend`: failures by case, and pass rates by op family."""

@@ -9,7 +9,7 @@ that every backend returns it.
 from __future__ import annotations
 
 import dataclasses
-import math
+
 from typing import Callable
 
 import ml_dtypes

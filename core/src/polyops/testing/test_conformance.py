@@ -14,9 +14,11 @@ import pytest
 
 import polyops
 from polyops import ops
-from polyops._op import OPS, make_entry
+from polyops._op import OPS
 from polyops._registry import get_backend
-from polyops.testing import assert_case, call, case_id, cases, make_inputs, specs, tolerance
+from polyops.testing import (
+    assert_case, assert_reference_matches, call, case_id, cases, make_inputs, specs,
+)
 from polyops.testing.pytest_plugin import expected_failures
 
 CASES = cases()
@@ -64,21 +66,7 @@ def test_reference_agrees_with_native(case, kit_backend):
         return  # nothing to compare: the op is primitive here or served by the reference
     if rec.shapes and dtype not in set(backend.runtime.dtypes.values()):
         return
-    inputs = make_inputs(rec, dtype)
-    with polyops.use_backend(kit_backend):
-        tensors = [ops.convert_to_tensor(a, polyops.standardize_dtype(a.dtype)) for a in inputs]
-        native = call(rec, tensors)
-        if rec.name in ("concatenate", "stack"):
-            bound = op.signature.bind(list(tensors), **rec.kwargs)
-        else:
-            bound = op.signature.bind(*rec.pre, *tensors, **rec.kwargs)
-        bound.apply_defaults()
-        reference = make_entry(op, op.ref, backend)(*bound.args)
-        assert ops.dtype(reference) == ops.dtype(native)
-        a = np.asarray(ops.convert_to_numpy(native), dtype=np.float64)
-        b = np.asarray(ops.convert_to_numpy(reference), dtype=np.float64)
-        tol = tolerance(ops.dtype(native), rec.name)
-    np.testing.assert_allclose(a, b, **tol)
+    assert_reference_matches(rec, dtype, kit_backend)
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c[0].shapes][::2],
