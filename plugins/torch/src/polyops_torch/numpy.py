@@ -331,11 +331,7 @@ def mean(x, axis, keepdims):
 
 def _empty_moment(x, axis, keepdims):
     """NaN of the reduced shape: torch warns on an empty reduction, NumPy gives NaN."""
-    if axis is None:
-        shape = (1,) * x.ndim if keepdims else ()
-    else:
-        shape = tuple(1 if i in axis else d for i, d in enumerate(x.shape) if keepdims or i not in axis)
-    return torch.full(shape, float("nan"), dtype=x.dtype)
+    return torch.full(_out_shape(x.shape, axis, keepdims), float("nan"), dtype=x.dtype)
 
 
 def var(x, axis, keepdims):
