@@ -20,6 +20,7 @@ import polyops
 from polyops import SymbolicTensor, ops
 from polyops._op import OPS
 from polyops.testing import RECORDS, make_inputs
+from polyops.testing._records import arrange
 
 ORDERED = {"maximum", "minimum", "less", "less_equal", "greater", "greater_equal", "max", "min",
            "argmax", "argmin", "floor", "ceil", "sign", "clip", "floor_divide", "mod", "round", "relu"}
@@ -35,10 +36,15 @@ def _first_records():
 def _valid(rec):
     """(positional args, kwargs, indices of tensor args) of a valid call."""
     inputs = make_inputs(rec, rec.dtypes[0]) if rec.shapes else []
-    if rec.name in ("concatenate", "stack"):
-        return [list(inputs)], dict(rec.kwargs), []
+    if rec.lists:  # tensors inside lists: the list cases below cover them
+        return list(rec.pre) + arrange(rec, inputs), dict(rec.kwargs), []
     pos = list(rec.pre) + list(inputs)
     return pos, dict(rec.kwargs), list(range(len(rec.pre), len(pos)))
+
+
+def _first(result):
+    """The first output of a multi-output op (slogdet, split...), else the result."""
+    return result[0] if isinstance(result, (tuple, list)) else result
 
 
 def _call(name, args, kwargs):
@@ -78,7 +84,8 @@ def generate():
                 add(name, f"kwarg-{kw}", _call(name, args, {**kwargs, kw: 1}), TypeError, kw)
         # axes
         if "axis" in params and rec.shapes:
-            ndim = max(np.ndim(a) for a in (args[0] if name in ("concatenate", "stack") else args[tensor_pos[0]:tensor_pos[0] + 1]))
+            first = args[len(rec.pre)] if rec.lists else args[tensor_pos[0]:tensor_pos[0] + 1]
+            ndim = max(np.ndim(a) for a in first)
             for bad in (ndim + 3, -(ndim + 4), 99):
                 add(name, f"axis-{bad}", _call(name, args, {**kwargs, "axis": bad}), ValueError, f"axis={bad}")
             for bad, frag in (("1", "axis='1'"), (1.5, "axis=1.5")):
@@ -103,19 +110,21 @@ def generate():
             add(name, "complex", _call(name, a, kwargs), TypeError, "complex64")
         # incompatible shapes and wrong ranks for elementwise binary ops
         if op.elementwise == "binary":
-            add(name, "shapes", _call(name, [np.ones((2, 3), "float32"), np.ones((4, 5), "float32")], {}),
+            # in the valid call's dtypes, so only the shapes are wrong (gcd rejects floats)
+            d1, d2 = (np.asarray(args[i]).dtype for i in tensor_pos[:2])
+            add(name, "shapes", _call(name, [np.ones((2, 3), d1), np.ones((4, 5), d2)], {}),
                 ValueError, "(2, 3)", "(4, 5)")
-            add(name, "shapes-rank", _call(name, [np.ones((2, 3, 4), "float32"), np.ones((3, 3), "float32")], {}),
+            add(name, "shapes-rank", _call(name, [np.ones((2, 3, 4), d1), np.ones((3, 3), d2)], {}),
                 ValueError, "(2, 3, 4)")
         # symbolic misuse: the value of a symbolic result does not exist yet
-        if rec.shapes and name not in ("concatenate", "stack"):
+        if rec.shapes and not rec.lists:
             specs = list(args)
             for i in tensor_pos:
                 arr = np.asarray(args[i])
                 specs[i] = SymbolicTensor(arr.shape, polyops.standardize_dtype(arr.dtype))
             sym = lambda name=name, specs=specs, kw=kwargs: getattr(ops, name)(*specs, **kw)  # noqa: E731
-            add(name, "bool-of-symbolic", lambda sym=sym: bool(sym()), TypeError, "bool")
-            add(name, "numpy-of-symbolic", lambda sym=sym: ops.convert_to_numpy(sym()), TypeError, "SymbolicTensor")
+            add(name, "bool-of-symbolic", lambda sym=sym: bool(_first(sym())), TypeError, "bool")
+            add(name, "numpy-of-symbolic", lambda sym=sym: ops.convert_to_numpy(_first(sym())), TypeError, "SymbolicTensor")
             cases[-1] = (cases[-1][0], cases[-1][1], cases[-1][2], ("convert_to_numpy", "SymbolicTensor"))
             cases[-2] = (cases[-2][0], cases[-2][1], cases[-2][2], ("bool", "SymbolicTensor"))
     # wrong ranks and specific invalid values

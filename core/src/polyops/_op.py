@@ -30,6 +30,7 @@ OPS: dict[str, "Op"] = {}
 """Every op, by name, in definition order; ``op.index`` is its slot in a table."""
 
 _SCALARS = (bool, int, float, complex)
+_SCALAR_TYPES = frozenset(_SCALARS)  # exact types: NumPy scalars are arrays, not weak
 
 
 class KernelError(RuntimeError):
@@ -131,7 +132,7 @@ def _any_symbolic_operand(op, args) -> bool:
 
 def spec_of(x):
     """The SymbolicTensor spec of a value (SymbolicTensors and Python scalars pass through)."""
-    if isinstance(x, SymbolicTensor) or isinstance(x, _SCALARS):
+    if isinstance(x, SymbolicTensor) or type(x) in _SCALAR_TYPES:
         return x
     shape = getattr(x, "shape", None)
     dtype = getattr(x, "dtype", None)
@@ -175,6 +176,7 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
     native = rt.tensor_types
     dtypes = rt.dtypes
     convert = rt.convert_to_tensor
+    supported = frozenset(dtypes.values())
     promote = op.promote
     prepare = op.prepare
     slots = op.tensor_slots
@@ -211,7 +213,7 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
                         f"{op.name}: expected a tensor for {op.params[min(pos, len(op.params) - 1)]!r}, got None"
                     )
                 key = None
-            elif isinstance(v, _SCALARS):
+            elif type(v) in _SCALAR_TYPES:  # (np.float64 subclasses float: it is an array scalar)
                 key = _dtypes._WEAK_OF[type(v)]
             elif isinstance(v, native):
                 key = dtypes.get(v.dtype)
@@ -219,6 +221,8 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
                     raise TypeError(f"{op.name}: unsupported dtype {v.dtype!r} on {rt.name}")
             else:
                 key = _checked_infer(op, v)
+                if key not in supported:
+                    raise TypeError(f"{op.name}: dtype {key} is not supported on backend {rt.name!r}")
                 v = convert(v, key)
             values.append((pos, sub, v, key))
             keys.append(key)
@@ -338,6 +342,8 @@ def _diagnose(op, backend, args, exc):
 
 def missing_kernel(op: Op, backend) -> Callable:
     def missing(*args):
+        if _any_symbolic_operand(op, args):  # inference needs no kernel
+            return op.symbolic_call(args)
         raise MissingKernelError(
             f"{op.name}: backend {backend.name!r} has no kernel for this op and the op "
             f"has no reference implementation; install a plugin that provides it"

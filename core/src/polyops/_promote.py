@@ -74,6 +74,13 @@ def preserve(keys):
 
 
 @cached
+def exact(keys):
+    """Each operand keeps its own dtype, 64-bit included; only Python scalars resolve (view)."""
+    return tuple(k if k is None or k not in _dtypes.WEAK_TYPES else _dtypes.result_type_of_keys((k,))
+                 for k in keys)
+
+
+@cached
 def numeric(keys):
     """Like `same`, but bool becomes int32 (sign, abs, negative accept no bool in Keras)."""
     out = _dtypes.result_type_of_keys(tuple(_present(keys)))
@@ -111,6 +118,23 @@ def ordered(kind):
         return kind(keys)
 
     check.__name__ = f"ordered_{kind.__name__}"
+    return cached(check)
+
+
+def integral(kind):
+    """``kind`` for bit-level ops (bitwise_and, left_shift...): only bools and integers.
+
+    Floats have no portable bit operations, so every backend rejects them alike.
+    """
+
+    def check(keys):
+        for k in keys:
+            if k is not None and (k in _dtypes.FLOAT_TYPES or k in _dtypes.COMPLEX_TYPES
+                                  or k in ("float", "complex")):
+                raise PromotionError(f"expected integer or bool dtypes, got {k}")
+        return kind(keys)
+
+    check.__name__ = f"integral_{kind.__name__}"
     return cached(check)
 
 

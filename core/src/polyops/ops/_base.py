@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import sys
 
 from .. import _dtypes, _promote, config
 from .._op import defop
@@ -46,21 +47,28 @@ def unary(name, *, family="numpy", promote=_promote.preserve, out=None, doc=""):
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
+    rule.__module__ = sys._getframe(1).f_globals.get("__name__", rule.__module__)
     return defop(family, tensors=("x",), promote=promote, elementwise="unary")(rule)
 
 
-def binary(name, *, family="numpy", promote=_promote.same, out=None, doc=""):
-    """Declare a two-operand broadcasting elementwise op."""
+def binary(name, *, family="numpy", promote=_promote.same, out=None, doc="", params=("x1", "x2")):
+    """Declare a two-operand broadcasting elementwise op (``params`` names its operands)."""
+    a, b = params
 
     def rule(x1, x2):
-        check_tensor(name, "x1", x1)
-        check_tensor(name, "x2", x2)
+        check_tensor(name, a, x1)
+        check_tensor(name, b, x2)
         dtype, _ = promote((key(x1), key(x2)))
         return SymbolicTensor(broadcast_shapes(shape_of(x1), shape_of(x2), op=name), out or dtype)
 
+    if params != ("x1", "x2"):  # the rule's parameter names are the public keywords
+        ns: dict = {}
+        exec(f"def rule({a}, {b}):\n    return _rule({a}, {b})", {"_rule": rule}, ns)
+        rule = ns["rule"]
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    return defop(family, tensors=("x1", "x2"), promote=promote, elementwise="binary")(rule)
+    rule.__module__ = sys._getframe(1).f_globals.get("__name__", rule.__module__)
+    return defop(family, tensors=params, promote=promote, elementwise="binary")(rule)
 
 
 def dtype_arg(op: str, dtype, default=None):
@@ -84,15 +92,22 @@ def int_arg(op: str, name: str, value) -> int:
 
 
 def exports(namespace: dict, family: str) -> list[str]:
-    """The public names of a family module: its ops, aliases, functions and Operation classes.
+    """The public names a family module defines: its ops, aliases, functions and Operation
+    classes (in a family package's submodule, only those defined in that submodule).
 
     Adds each op's Operation class (``Add``, ``Sum``...) to ``namespace`` too.
     """
     module = f"polyops.ops.{family}"
+    here = namespace["__name__"]
     names = []
     for name, value in list(namespace.items()):
-        if name.startswith("_") or not callable(value) or getattr(value, "__module__", None) != module:
+        owner = getattr(value, "__module__", None) or ""
+        if name.startswith("_") or not callable(value) or not (
+            owner == module or owner.startswith(module + ".")
+        ):
             continue
+        if here != module and getattr(value, "__wrapped__", value).__module__ != here:
+            continue  # imported from a sibling submodule
         names.append(name)
         op = getattr(value, "op", None)
         if op is not None and op.name == name:

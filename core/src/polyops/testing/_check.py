@@ -11,17 +11,24 @@ import polyops
 from polyops import SymbolicTensor, ops
 from polyops._op import OPS
 
-from ._records import case_id, cases, expected, make_inputs, tolerance
+from ._records import arrange, case_id, cases, expected, make_inputs, tolerance
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
 def call(rec, inputs):
     """Call the record's op with ``inputs`` (tensors or SymbolicTensors) in place."""
-    fn = getattr(ops, rec.name)
-    if rec.name in ("concatenate", "stack"):
-        return fn(list(inputs), **rec.kwargs)
-    return fn(*rec.pre, *inputs, **rec.kwargs)
+    return getattr(ops, rec.name)(*rec.pre, *arrange(rec, inputs), **rec.kwargs)
+
+
+def outputs(result) -> list:
+    """An op's result as a list: several outputs (tuple or list) or one."""
+    return list(result) if isinstance(result, (tuple, list)) else [result]
+
+
+def shape_matches(got, spec) -> bool:
+    """Whether a concrete shape fits a spec's shape (None dims match any size)."""
+    return len(got) == len(spec) and all(s is None or s == g for g, s in zip(got, spec))
 
 
 def specs(inputs, unknown=False, keep_ones=False):
@@ -43,32 +50,45 @@ def symbolic_call(rec, input_specs):
 
 
 def run_eager(rec, dtype, backend):
-    """(numpy inputs, result as numpy, result dtype, result shape) on ``backend``."""
+    """(numpy inputs, [(result as numpy, dtype, shape)] per output) on ``backend``."""
     inputs = make_inputs(rec, dtype)
     with polyops.use_backend(backend):
         tensors = [ops.convert_to_tensor(a, polyops.standardize_dtype(a.dtype)) for a in inputs]
-        out = call(rec, tensors)
-        return inputs, ops.convert_to_numpy(out), ops.dtype(out), tuple(ops.shape(out))
+        outs = outputs(call(rec, tensors))
+        return inputs, [(ops.convert_to_numpy(o), ops.dtype(o), tuple(ops.shape(o))) for o in outs]
+
+
+def assert_values(got, want, dtype, tol):
+    """``got`` equals ``want`` exactly (bool, ints) or within ``tol`` (floats, NaN == NaN)."""
+    if got.dtype == _BF16:
+        got = got.astype(np.float32)
+    if dtype == "bool":
+        np.testing.assert_array_equal(got, want.astype(bool))
+    elif dtype.startswith(("int", "uint")):
+        np.testing.assert_array_equal(got, want.astype(dtype))
+    elif dtype.startswith("complex"):
+        np.testing.assert_allclose(got.astype(np.complex128), want.astype(np.complex128),
+                                   **tol, equal_nan=True)
+    else:
+        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
+                                   **tol, equal_nan=True)
 
 
 def assert_case(rec, dtype, backend):
     """Raise AssertionError unless the backend's result matches the spec and NumPy."""
-    inputs, got, got_dtype, got_shape = run_eager(rec, dtype, backend)
-    spec = symbolic_call(rec, specs(inputs))
-    assert isinstance(spec, SymbolicTensor), f"{rec.name}: the rule gave {spec!r}"
-    assert got_dtype == spec.dtype, f"dtype: {backend} gave {got_dtype}, the rule says {spec.dtype}"
-    assert got_shape == spec.shape, f"shape: {backend} gave {got_shape}, the rule says {spec.shape}"
-    want = np.asarray(expected(rec, inputs))
-    assert got.shape == want.shape, f"shape: {got.shape} != NumPy's {want.shape}"
-    if got.dtype == _BF16:
-        got = got.astype(np.float32)
-    if spec.dtype == "bool":
-        np.testing.assert_array_equal(got, want.astype(bool))
-    elif spec.dtype.startswith(("int", "uint")):
-        np.testing.assert_array_equal(got, want.astype(spec.dtype))
-    else:
-        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
-                                   **tolerance(spec.dtype, rec.name), equal_nan=True)
+    inputs, results = run_eager(rec, dtype, backend)
+    spec_list = outputs(symbolic_call(rec, specs(inputs)))
+    assert all(isinstance(s, SymbolicTensor) for s in spec_list), f"{rec.name}: the rule gave {spec_list!r}"
+    assert len(results) == len(spec_list), f"{backend} gave {len(results)} outputs, the rule {len(spec_list)}"
+    wants = outputs(expected(rec, inputs))
+    assert len(wants) == len(results), f"{len(results)} outputs, NumPy gives {len(wants)}"
+    for (got, got_dtype, got_shape), spec, want in zip(results, spec_list, wants):
+        assert got_dtype == spec.dtype, f"dtype: {backend} gave {got_dtype}, the rule says {spec.dtype}"
+        assert shape_matches(got_shape, spec.shape), (
+            f"shape: {backend} gave {got_shape}, the rule says {spec.shape}")
+        want = np.asarray(want)
+        assert got.shape == want.shape, f"shape: {got.shape} != NumPy's {want.shape}"
+        assert_values(got, want, spec.dtype, tolerance(spec.dtype, rec.name, rec))
 
 
 def assert_reference_matches(rec, dtype, backend):
@@ -83,21 +103,21 @@ def assert_reference_matches(rec, dtype, backend):
     inputs = make_inputs(rec, dtype)
     with polyops.use_backend(backend):
         tensors = [ops.convert_to_tensor(a, polyops.standardize_dtype(a.dtype)) for a in inputs]
-        native = call(rec, tensors)
-        if rec.name in ("concatenate", "stack"):
-            bound = op.signature.bind(list(tensors), **rec.kwargs)
-        else:
-            bound = op.signature.bind(*rec.pre, *tensors, **rec.kwargs)
+        natives = outputs(call(rec, tensors))
+        bound = op.signature.bind(*rec.pre, *arrange(rec, tensors), **rec.kwargs)
         bound.apply_defaults()
-        reference = make_entry(op, op.ref, get_backend(backend))(*bound.args)
-        result_dtype = ops.dtype(native)
-        assert ops.dtype(reference) == result_dtype, f"reference gave {ops.dtype(reference)}"
-        a, b = ops.convert_to_numpy(native), ops.convert_to_numpy(reference)
-    assert a.shape == b.shape, f"reference shape {b.shape} != native {a.shape}"
-    if a.dtype == _BF16:
-        a, b = a.astype(np.float32), b.astype(np.float32)
-    np.testing.assert_allclose(a.astype(np.float64), b.astype(np.float64),
-                               **tolerance(result_dtype, rec.name))
+        refs = outputs(make_entry(op, op.ref, get_backend(backend))(*bound.args, **bound.kwargs))
+        assert len(refs) == len(natives), f"reference gave {len(refs)} outputs, native {len(natives)}"
+        pairs = []
+        for native, reference in zip(natives, refs):
+            result_dtype = ops.dtype(native)
+            assert ops.dtype(reference) == result_dtype, f"reference gave {ops.dtype(reference)}"
+            pairs.append((ops.convert_to_numpy(native), ops.convert_to_numpy(reference), result_dtype))
+    for a, b, result_dtype in pairs:
+        assert a.shape == b.shape, f"reference shape {b.shape} != native {a.shape}"
+        if a.dtype == _BF16:
+            a = a.astype(np.float32)
+        assert_values(b, a, result_dtype, tolerance(result_dtype, rec.name, rec))
 
 
 @dataclasses.dataclass

@@ -39,6 +39,9 @@ class OpRecord:
     domain: str = "any"  # value range: any | positive | unit | small
     id: str = ""
     keep_ones: bool = False  # the None-dim test keeps size-1 dims known
+    make: Callable | None = None  # make(dtype, rng) -> list of input arrays (overrides shapes)
+    lists: tuple = ()  # sizes of leading input groups passed as lists (concatenate: (n,))
+    tol: dict = dataclasses.field(default_factory=dict)  # dtype -> dict(rtol=, atol=) override
 
     @property
     def case_id(self):
@@ -47,6 +50,8 @@ class OpRecord:
 
 def make_inputs(rec: OpRecord, dtype: str, seed: int = 0) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
+    if rec.make is not None:
+        return [np.asarray(a) for a in rec.make(dtype, rng)]
     out = []
     for i, shape in enumerate(rec.shapes):
         if dtype == "bool":
@@ -190,18 +195,10 @@ RECORDS += [
 ]
 
 
-def _concat(*xs, axis=0):
-    return np.concatenate(xs, axis=axis)
-
-
-def _stack(*xs, axis=0):
-    return np.stack(xs, axis=axis)
-
-
 RECORDS += [
-    OpRecord("concatenate", shapes=((2, 3), (4, 3)), np_fn=_concat, dtypes=ALL),
-    OpRecord("concatenate", shapes=((2, 3), (2, 1)), kwargs=dict(axis=-1), id="concatenate-last", np_fn=_concat),
-    OpRecord("stack", shapes=((2, 3), (2, 3), (2, 3)), kwargs=dict(axis=1), np_fn=_stack, dtypes=("float32", "int32")),
+    OpRecord("concatenate", shapes=((2, 3), (4, 3)), lists=(2,), dtypes=ALL),
+    OpRecord("concatenate", shapes=((2, 3), (2, 1)), kwargs=dict(axis=-1), id="concatenate-last", lists=(2,)),
+    OpRecord("stack", shapes=((2, 3), (2, 3), (2, 3)), kwargs=dict(axis=1), lists=(3,), dtypes=("float32", "int32")),
     OpRecord("matmul", shapes=((2, 3), (3, 4)), dtypes=("float32", "int32", "int8", "float16")),
     OpRecord("matmul", shapes=((5, 2, 3), (3,)), id="matmul-batch-vec", np_fn=np.matmul),
     OpRecord("matmul", shapes=((3,), (2, 3, 4)), id="matmul-vec-batch", np_fn=np.matmul),
@@ -250,19 +247,48 @@ def case_id(case) -> str:
     return f"{rec.case_id}-{dtype}"
 
 
+def arrange(rec: OpRecord, inputs) -> list:
+    """The record's tensor arguments in call order: leading groups as lists (``rec.lists``)."""
+    inputs = list(inputs)
+    args, i = [], 0
+    for n in rec.lists:
+        args.append(inputs[i:i + n])
+        i += n
+    return args + inputs[i:]
+
+
 def expected(rec: OpRecord, inputs):
     fn = rec.np_fn or _np(rec.name)
-    args = [_f32(a) for a in inputs]
-    if rec.name in ("concatenate", "stack"):
-        return fn(*args, **rec.kwargs)
+    args = arrange(rec, [_f32(a) for a in inputs])
     return fn(*rec.pre, *args, **rec.kwargs)
 
 
-def tolerance(dtype: str, name: str) -> dict:
+# Ops whose low-precision results come from long sums: the order of accumulation shows.
+_ACCUMULATING = frozenset({"std", "var", "mean", "softmax", "sum", "prod", "matmul", "dot", "einsum",
+                           "tensordot", "inner", "vdot", "outer", "kron", "correlate"})
+
+
+def tolerance(dtype: str, name: str, rec: OpRecord | None = None) -> dict:
+    if rec is not None and dtype in rec.tol:
+        return dict(rec.tol[dtype])
     tol = dict(TOLERANCE.get(dtype, dict(rtol=0, atol=0)))
-    if name in ("std", "var", "mean", "softmax", "sum", "prod", "matmul", "dot", "einsum") and dtype in ("float16", "bfloat16"):
+    if name in _ACCUMULATING and dtype in ("float16", "bfloat16"):
         tol = dict(rtol=3e-2, atol=3e-2 * (10 if name in ("sum", "var", "prod") else 1))
     return tol
 
 
-__all__ = ["RECORDS", "OpRecord", "cases", "case_id", "make_inputs", "expected", "tolerance"]
+# The catalogue's records, one module per submodule of polyops.ops.numpy (and later families).
+GROUPS = ("elementwise", "logic", "indexing", "manipulation", "sorting", "statistics", "products")
+
+
+def _load_groups():
+    import importlib
+
+    for group in GROUPS:
+        RECORDS.extend(importlib.import_module(f"{__package__}._records_{group}").RECORDS)
+
+
+_load_groups()
+
+__all__ = ["RECORDS", "OpRecord", "arrange", "cases", "case_id", "make_inputs", "expected",
+           "tolerance"]

@@ -236,6 +236,58 @@ def make_kernels(xp) -> dict:
         return finish(_einsum(xp, subscripts, wide))
 
     # Every public local named in lower case is a kernel (kernels_from keeps the op names).
+    # -- catalogue primitives ----------------------------------------------------------
+    arctan2 = xp.atan2
+    bitwise_and = _bool_as(xp.logical_and, xp.bitwise_and)
+    bitwise_or = _bool_as(xp.logical_or, xp.bitwise_or)
+    bitwise_xor = _bool_as(xp.logical_xor, xp.bitwise_xor)
+
+    def bitwise_invert(x):
+        return xp.logical_not(x) if _is_bool(x) else xp.bitwise_invert(x)
+
+    def _shift(fn, sign_fill):
+        # NumPy's answer for counts >= the bit width, which the standard leaves undefined
+        def kernel(x, y):
+            bits = xp.iinfo(x.dtype).bits
+            out = fn(x, xp.clip(y, 0, bits - 1))
+            if sign_fill and xp.iinfo(x.dtype).min < 0:
+                return out  # a count of bits - 1 already gives the sign fill
+            return xp.where(y >= bits, xp.zeros_like(x), out)
+
+        return kernel
+
+    left_shift = _shift(xp.bitwise_left_shift, False)
+    right_shift = _shift(xp.bitwise_right_shift, True)
+
+    def _last_along(x, idx):
+        """take_along_axis on the last axis (not every namespace has it): flat take."""
+        n = x.shape[-1]
+        rows = math.prod(x.shape[:-1])
+        offsets = xp.reshape(xp.arange(rows, dtype=idx.dtype) * n, x.shape[:-1] + (1,))
+        flat = xp.reshape(idx + offsets, (-1,))
+        return xp.reshape(xp.take(xp.reshape(x, (-1,)), flat, axis=0), x.shape)
+
+    def argsort(x, axis):
+        if axis is None or x.ndim == 0:
+            x, axis = xp.reshape(x, (-1,)), 0
+        if _is_bool(x):
+            x = xp.astype(x, INT32)
+        if not xp.isdtype(x.dtype, "real floating") or x.shape[axis] < 2:
+            return xp.astype(xp.argsort(x, axis=axis, stable=True), INT32)
+        # the standard leaves NaN's place open: sort NaN as +inf, then move NaNs last
+        last = x.ndim - 1
+        if axis != last:
+            perm = tuple(i for i in range(x.ndim) if i != axis) + (axis,)
+            back = tuple(perm.index(i) for i in range(x.ndim))
+            return xp.permute_dims(argsort(xp.permute_dims(x, perm), last), back)
+        nan = xp.isnan(x)
+        first = xp.argsort(xp.where(nan, xp.asarray(math.inf, dtype=x.dtype), x), axis=last, stable=True)
+        late = xp.astype(_last_along(nan, first), INT32)
+        second = xp.argsort(late, axis=last, stable=True)
+        return xp.astype(_last_along(first, second), INT32)
+
+    # view (a bit cast) has no Array API function: the op is missing on these backends.
+
     return {k: v for k, v in locals().items() if k.islower() and not k.startswith("_") and callable(v)}
 
 

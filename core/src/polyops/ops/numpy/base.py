@@ -1,4 +1,4 @@
-"""NumPy-compatible ops (``keras.ops.numpy``).
+"""The first NumPy-compatible ops: creation, arithmetic, comparisons, reductions, shape, products.
 
 Each op is one block: public function + shape/dtype rule (the decorated body) +,
 unless it is a primitive, its reference implementation written with
@@ -11,9 +11,9 @@ import builtins
 import math
 import operator
 
-from .. import _dtypes, _promote, config
-from .._op import defop
-from .._shapes import (
+from ... import _dtypes, _promote, config
+from ..._op import defop
+from ..._shapes import (
     broadcast_shapes,
     canonicalize_axes,
     canonicalize_axis,
@@ -21,9 +21,9 @@ from .._shapes import (
     reduce_shape,
     size_of,
 )
-from .._symbolic import SymbolicTensor
-from ._base import binary, dtype_arg, int_arg, key, shape_of, spec, unary
-from .core import shape as _shape_of
+from ..._symbolic import SymbolicTensor
+from .._base import binary, dtype_arg, int_arg, key, shape_of, spec, unary
+from ..core import shape as _shape_of
 
 _bsum = builtins.sum  # the module shadows sum, any, all, max, min, abs, round
 
@@ -1009,9 +1009,9 @@ def einsum(subscripts, *operands):
     return spec(_einsum_shape(subscripts, [shape_of(o) for o in operands]), dtype)
 
 
-from .core import cast as cast_  # noqa: E402  (core defines cast; numpy refs use it)
+from ..core import cast as cast_  # noqa: E402  (core defines cast; numpy refs use it)
 
 
-from ._base import exports as _exports  # noqa: E402
+from .._base import exports as _exports  # noqa: E402
 
 __all__ = _exports(globals(), "numpy")
