@@ -286,7 +286,14 @@ def make_kernels(xp) -> dict:
         second = xp.argsort(late, axis=last, stable=True)
         return xp.astype(_last_along(first, second), INT32)
 
-    # view (a bit cast) has no Array API function: the op is missing on these backends.
+    def view(x, dtype):
+        """The standard has no bit cast: dask arrays have ``.view``; others are
+        reinterpreted on the host through DLPack and NumPy (eager only)."""
+        import numpy as np
+
+        if not hasattr(x, "__dlpack__") and hasattr(x, "view"):
+            return x.view(dtype)
+        return xp.asarray(np.from_dlpack(x).view(np.dtype(dtype)).copy())
 
     return {k: v for k, v in locals().items() if k.islower() and not k.startswith("_") and callable(v)}
 
@@ -362,7 +369,8 @@ def _contract(xp, a, la, b, lb, keep):
     sizes = {}
     for x, ls in ((a, la), (b, lb)):
         for c, n in zip(ls, x.shape, strict=True):
-            sizes[c] = builtins.max(sizes.get(c, 1), n)  # ellipsis dims may broadcast
+            prev = sizes.get(c)
+            sizes[c] = n if prev is None or prev == 1 else prev  # ellipsis dims may broadcast (0 too)
     batch = [c for c in la if c in lb and c in keep]
     summed = [c for c in la if c in lb and c not in keep]
     left = [c for c in la if c not in lb]
