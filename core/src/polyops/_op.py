@@ -58,6 +58,9 @@ class Op:
         self.varargs = next(
             (i for i, p in enumerate(params) if p.kind is p.VAR_POSITIONAL), None
         )
+        # keyword-only parameters (after *args, like meshgrid's indexing) travel positionally
+        # after the variadic tensors: entries, kernels and references get (*x, indexing)
+        self.kwonly = tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY)
         self.tensors = tuple(tensors)  # names; "xs[]" marks a sequence of tensors
         self.tensor_slots = tuple(
             (self.params.index(t.rstrip("[]")), t.endswith("[]")) for t in self.tensors
@@ -99,7 +102,7 @@ def _slot_values(op, args):
     """(position, sub-index or None, value) for each tensor operand in ``args``."""
     for pos, is_seq in op.tensor_slots:
         if op.varargs is not None and pos == op.varargs:
-            for j in range(pos, len(args)):
+            for j in range(pos, len(args) - len(op.kwonly)):
                 yield j, None, args[j]
         elif pos < len(args):
             if is_seq:
@@ -190,7 +193,7 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
         # 1. symbolic inputs go to the rule
         for pos, is_seq in slots:
             if varargs is not None and pos == varargs:
-                vals = args[pos:]
+                vals = args[pos:len(args) - len(op.kwonly)]
             elif pos >= len(args):
                 continue
             else:
@@ -405,8 +408,25 @@ def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
 
 
 def _set_ref(op: Op, ref: Callable) -> Callable:
-    op.ref = ref
+    op.ref = _positional(ref)
     return ref
+
+
+def _positional(fn: Callable) -> Callable:
+    """``fn`` callable with its keyword-only parameters given positionally, last."""
+    sig = inspect.signature(fn)
+    kwonly = [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
+    if not kwonly:
+        return fn
+    n = len(kwonly)
+
+    def call(*args):
+        return fn(*args[:-n], **dict(zip(kwonly, args[-n:])))
+
+    call.__name__ = fn.__name__
+    call.__doc__ = fn.__doc__
+    call.__wrapped__ = fn
+    return call
 
 
 _NAMESPACE: dict = {}
@@ -441,8 +461,8 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
         op_name = name or rule.__name__
         if op_name in OPS:
             raise ValueError(f"defop: op {op_name!r} is already defined")
-        op = Op(op_name, family, _named_errors(rule, op_name), tensors, promote, None, prepare,
-                elementwise)
+        op = Op(op_name, family, _named_errors(_positional(rule), op_name), tensors, promote, None,
+                prepare, elementwise)
         op.signature = inspect.signature(rule)
         OPS[op_name] = op
         op.public = _generate_public(op, rule, _NAMESPACE)
@@ -512,12 +532,19 @@ class Operation:
                 raise TypeError(f"{type(self).__name__}: missing argument {p.name!r}")
         return args
 
+    def _run(self, tensors):
+        args = self._args(tensors)
+        n = len(self.op.kwonly)
+        if n:  # keyword-only parameters (meshgrid's indexing) go by keyword
+            return self.op.public(*args[:-n], **dict(zip(self.op.kwonly, args[-n:])))
+        return self.op.public(*args)
+
     def __call__(self, *tensors):
-        return self.op.public(*self._args(tensors))
+        return self._run(tensors)
 
     def call(self, *tensors):
         """Run on concrete inputs with the current backend."""
-        return self.op.public(*self._args(tensors))
+        return self._run(tensors)
 
     def compute_output_spec(self, *tensors):
         """The output spec(s) for input specs (SymbolicTensors), without recording."""

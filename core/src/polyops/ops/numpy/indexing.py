@@ -688,39 +688,15 @@ def _meshgrid_args(shapes, indexing):
     return tuple(sizes)
 
 
-# Kernel contract: meshgrid(x, indexing): x a list of tensors (each flattened, dtypes kept),
-# indexing "xy" or "ij".  Returns a list of tensors.
-def _meshgrid_prepare(x, indexing="xy"):
+# Kernel contract: meshgrid(*x, indexing): the tensors (each flattened, dtypes kept) and,
+# last, indexing "xy" or "ij".  Returns a list of tensors.
+def _meshgrid_prepare(*args):
+    *x, indexing = args
     _meshgrid_args([tuple(t.shape) for t in x], indexing)
-    return x, indexing
+    return args
 
 
-def _meshgrid_rule(x, indexing="xy"):
-    if not isinstance(x, (list, tuple)):
-        raise TypeError(f"meshgrid: expected tensors, got {type(x).__name__}")
-    for t in x:
-        check_tensor("meshgrid", "x", t)
-    shape = _meshgrid_args([shape_of(t) for t in x], indexing)
-    return [spec(shape, _promote.preserve((key(t),))[0]) for t in x]
-
-
-_meshgrid_rule.__name__ = _meshgrid_rule.__qualname__ = "meshgrid"
-_meshgrid_op = defop("numpy", tensors=("x[]",), promote=_promote.preserve,
-                     prepare=_meshgrid_prepare)(_meshgrid_rule)
-
-
-@_meshgrid_op.reference
-def _meshgrid_ref(x, indexing="xy"):
-    shape = _meshgrid_args([_shape_of(t) for t in x], indexing)
-    out = []
-    for i, t in enumerate(x):
-        pos = i if indexing == "ij" or len(x) < 2 or i > 1 else 1 - i
-        dims = [1] * len(x)
-        dims[pos] = -1
-        out.append(broadcast_to(reshape(t, tuple(dims)), shape))
-    return out
-
-
+@defop("numpy", tensors=("x",), promote=_promote.preserve, prepare=_meshgrid_prepare)
 def meshgrid(*x, indexing="xy"):
     """Coordinate grids from coordinate vectors: a list of N tensors of the grid's shape.
 
@@ -732,10 +708,22 @@ def meshgrid(*x, indexing="xy"):
         >>> gx, gy = polyops.ops.meshgrid(polyops.ops.arange(3), polyops.ops.arange(2))
         >>> gx.shape   # (2, 3)
     """
-    return _meshgrid_op(list(x), indexing)
+    for t in x:
+        check_tensor("meshgrid", "x", t)
+    shape = _meshgrid_args([shape_of(t) for t in x], indexing)
+    return [spec(shape, _promote.preserve((key(t),))[0]) for t in x]
 
 
-meshgrid.op = _meshgrid_op.op  # type: ignore[attr-defined]
+@meshgrid.reference
+def _meshgrid_ref(*x, indexing="xy"):
+    shape = _meshgrid_args([_shape_of(t) for t in x], indexing)
+    out = []
+    for i, t in enumerate(x):
+        pos = i if indexing == "ij" or len(x) < 2 or i > 1 else 1 - i
+        dims = [1] * len(x)
+        dims[pos] = -1
+        out.append(broadcast_to(reshape(t, tuple(dims)), shape))
+    return out
 
 
 def ndim(x) -> int:
