@@ -500,3 +500,806 @@ def dot(x1, x2):
 
 def einsum(subscripts, *operands):
     return _product(torch.einsum, subscripts.replace(" ", ""), *operands)
+
+
+# ===== catalogue primitives ===========================================================
+
+arctan2 = torch.atan2
+bitwise_and = _widened(torch.bitwise_and)
+bitwise_or = _widened(torch.bitwise_or)
+bitwise_xor = _widened(torch.bitwise_xor)
+bitwise_invert = _widened(torch.bitwise_not)
+
+_BITS = {torch.int8: 8, torch.uint8: 8, torch.int16: 16, torch.uint16: 16, torch.int32: 32,
+         torch.uint32: 32, torch.int64: 64, torch.uint64: 64}
+_UNSIGNED_T = frozenset({torch.uint8, torch.uint16, torch.uint32, torch.uint64})
+
+
+def _shift(fn, fill_negative):
+    """Shifts with NumPy's result for counts >= the bit width (C leaves them undefined)."""
+
+    def kernel(x, y):
+        bits = _BITS[x.dtype]
+        out = fn(x, torch.clamp(y, 0, bits - 1))
+        over = y >= bits
+        if fill_negative and x.dtype not in _UNSIGNED_T:
+            return out  # a count of bits - 1 already gives the sign fill
+        return torch.where(over, torch.zeros((), dtype=x.dtype), out)
+
+    return _widened(kernel)
+
+
+left_shift = _shift(torch.bitwise_left_shift, False)
+right_shift = _shift(torch.bitwise_right_shift, True)
+
+
+def view(x, dtype):
+    target = TORCH_DTYPES[dtype]
+    if x.dtype == target:
+        return x
+    if x.numel() == 0:  # torch's view checks strides even when there is no data
+        a, b = x.element_size(), torch.empty((), dtype=target).element_size()
+        shape = tuple(x.shape[:-1]) + ((x.shape[-1] * a) // b,) if x.ndim else ()
+        return torch.empty(shape, dtype=target)
+    return x.contiguous().view(target)
+
+
+def argsort(x, axis):
+    if axis is None or x.ndim == 0:
+        x, axis = x.reshape(-1), 0
+    if x.dtype in _WIDER:
+        x = x.to(_WIDER[x.dtype])
+    return torch.argsort(x, dim=axis, stable=True).to(torch.int32)  # NaN sorts last
+
+
+# ===== products (polyops.ops.numpy.products) ==========================================
+
+_F32 = torch.float32
+
+
+def _in_float32(fn):
+    """``fn`` computed in float32 for float16/bfloat16 operands (sums accumulate in float32)."""
+
+    def kernel(*args):
+        dtype = next(_tensors(args)).dtype
+        if dtype not in _HALF:
+            return fn(*args)
+        out = fn(*[a.to(_F32) if isinstance(a, torch.Tensor) else a for a in args])
+        if isinstance(out, tuple):
+            return tuple(o.to(dtype) for o in out)
+        return out.to(dtype)
+
+    return kernel
+
+
+def outer(x1, x2):
+    return _widened(torch.outer)(x1.reshape(-1), x2.reshape(-1))
+
+
+kron = _widened(torch.kron)
+
+
+def _inner(x1, x2):
+    if x1.ndim == 0 or x2.ndim == 0:
+        return _widened(torch.mul)(x1, x2)
+    return _product(torch.inner, x1, x2)
+
+
+inner = _in_float32(_inner)
+
+
+def _vdot(x1, x2):
+    a, b = x1.reshape(-1), x2.reshape(-1)
+    if a.is_complex():
+        return torch.vdot(a, b)
+    return _product(torch.dot, a, b)
+
+
+vdot = _in_float32(_vdot)
+
+
+def _tensordot(x1, x2, axes):
+    a1, a2 = axes
+    if not a1:  # no contraction: an outer product, no sums
+        return _widened(torch.mul)(x1.reshape(tuple(x1.shape) + (1,) * x2.ndim), x2)
+    return _product(torch.tensordot, x1, x2, (list(a1), list(a2)))
+
+
+tensordot = _in_float32(_tensordot)
+
+
+def _trapezoid(y, x, dx, axis):
+    n = y.shape[axis]
+    m = builtins.max(n - 1, 0)
+    hi, lo = y.narrow(axis, builtins.min(n, 1), m), y.narrow(axis, 0, m)
+    if x is None:
+        d = dx
+    else:
+        xa = 0 if x.ndim == 1 else axis
+        d = torch.diff(x, dim=xa)
+        if x.ndim == 1 and y.ndim > 1:
+            d = d.reshape(tuple(d.shape[0] if i == axis else 1 for i in range(y.ndim)))
+    # NumPy's sum of d * (y[i+1] + y[i]) / 2 (torch.trapezoid factors dx out: inf - inf)
+    return torch.sum(d * (hi + lo) / 2.0, dim=axis)
+
+
+trapezoid = _in_float32(_trapezoid)
+
+
+def _slogdet(x):
+    if x.shape[-1] == 0:
+        batch = x.shape[:-2]
+        return torch.ones(batch, dtype=x.dtype), torch.zeros(batch, dtype=x.dtype)
+    sign, logdet = torch.linalg.slogdet(x)
+    return sign + 0.0, logdet  # a singular matrix gives sign -0.0
+
+
+slogdet = _in_float32(_slogdet)
+
+
+# Window functions: NumPy's formulas, in float64 as NumPy computes them.
+_F64 = torch.float64
+
+
+def _window(x, fn):
+    from polyops import config
+
+    dtype = TORCH_DTYPES[config.floatx()]
+    if x <= 1:
+        return torch.ones((builtins.max(x, 0),), dtype=dtype)
+    n = torch.arange(1 - x, x, 2, dtype=_F64)
+    return fn(n, x).to(dtype)
+
+
+def bartlett(x):
+    return _window(x, lambda n, m: torch.where(n <= 0, 1 + n / (m - 1), 1 - n / (m - 1)))
+
+
+def blackman(x):
+    return _window(x, lambda n, m: 0.42 + 0.5 * torch.cos(math.pi * n / (m - 1))
+                   + 0.08 * torch.cos(2.0 * math.pi * n / (m - 1)))
+
+
+def hamming(x):
+    return _window(x, lambda n, m: 0.54 + 0.46 * torch.cos(math.pi * n / (m - 1)))
+
+
+def hanning(x):
+    return _window(x, lambda n, m: 0.5 + 0.5 * torch.cos(math.pi * n / (m - 1)))
+
+
+def kaiser(x, beta):
+    beta = builtins.abs(beta)
+
+    def fn(n, m):
+        # I0(beta r) / I0(beta) with the scaled i0e, so a large beta cannot overflow
+        alpha = (m - 1) / 2.0
+        r = torch.sqrt(torch.clamp(1 - (torch.arange(m, dtype=_F64) - alpha) ** 2 / alpha**2, min=0))
+        i0e = torch.special.i0e
+        return i0e(beta * r) / i0e(torch.tensor(beta, dtype=_F64)) * torch.exp(beta * (r - 1))
+
+    return _window(x, fn)
+
+
+# ===== sorting, searching, counting (polyops.ops.numpy.sorting) =======================
+
+
+def _sortable(x):
+    """x in a dtype torch sorts and compares (bool and wide unsigned ints: wider ints)."""
+    return _widen(x, _WIDER_BOOL)
+
+
+def sort(x, axis):
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    dtype = x.dtype
+    out = torch.sort(_widen(x, _WIDER), dim=axis, stable=True)[0]  # NaN sorts last
+    return out if out.dtype == dtype else out.to(dtype)
+
+
+def argpartition(x, kth, axis):
+    return argsort(x, axis)  # the stable argsort is a valid partition for every kth
+
+
+def _count_before(seq, values, side):
+    """searchsorted in NumPy's order (NaN after +inf), int64."""
+    seq, values = _sortable(seq), _sortable(values)
+    if not seq.is_floating_point():
+        return torch.searchsorted(seq.contiguous(), values.contiguous(), side=side)
+    nan = torch.isnan(seq)
+    numbers = seq.numel() - torch.sum(nan)  # NaNs sort last: numbers come first
+    seq = torch.where(nan, math.inf, seq)
+    out = torch.searchsorted(seq.contiguous(), values.contiguous(), side=side)
+    out = torch.minimum(out, numbers)  # v <= inf counts no NaN
+    vnan = torch.isnan(values)
+    return torch.where(vnan, seq.numel() if side == "right" else numbers, out)
+
+
+def searchsorted(sorted_sequence, values, side):
+    return _count_before(sorted_sequence, values, side).to(torch.int32)
+
+
+def digitize(x, bins):
+    n = bins.shape[0]
+    increasing = _count_before(bins, x, "right")
+    if n >= 2:
+        decreasing = n - _count_before(torch.flip(bins, (0,)), x, "right")
+        increasing = torch.where(bins[n - 1] < bins[0], decreasing, increasing)
+    return increasing.to(torch.int32)
+
+
+def bincount(x, weights, minlength, sparse):
+    index = x.to(torch.int64)
+    shape = tuple(x.shape[:-1]) + (minlength,)
+    if weights is None:
+        src, acc = torch.ones_like(index, dtype=torch.int32), torch.int32
+    else:
+        dtype = weights.dtype
+        # NumPy sums weights in float64 (complex128); ints wrap in their own dtype
+        acc = (torch.complex128 if dtype.is_complex else _F64 if dtype.is_floating_point
+               else _WIDER_BOOL.get(dtype, dtype))
+        src = weights.to(acc)
+    out = torch.zeros(shape, dtype=acc).scatter_add_(-1, index, src)
+    return out if weights is None else out.to(weights.dtype)
+
+
+def histogram(x, bins, range):
+    from polyops import config
+
+    fdt = x.dtype if x.is_floating_point() else TORCH_DTYPES[config.floatx()]
+    flat = x.reshape(-1)
+    if range is not None or flat.numel() == 0:
+        lo, hi = range if range is not None else (0.0, 1.0)
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        lo_t, hi_t = torch.tensor(lo, dtype=_F32), torch.tensor(hi, dtype=_F32)
+    else:
+        x32 = flat.to(_F32)
+        lo_t, hi_t = torch.min(x32), torch.max(x32)
+        same = lo_t == hi_t
+        lo_t, hi_t = torch.where(same, lo_t - 0.5, lo_t), torch.where(same, hi_t + 0.5, hi_t)
+    # the edges of the reference, in float32
+    i = torch.arange(bins + 1, dtype=_F32)
+    edges = torch.where(i == bins, hi_t, lo_t + i * ((hi_t - lo_t) / bins)).to(fdt)
+    values = flat.to(fdt)
+    # bin j holds e[j] <= v < e[j+1], the last also v == e[bins]
+    j = _count_before(edges[:bins], values, "right") - 1
+    inside = (j >= 0) & ((j < bins - 1) | (values <= edges[bins]))
+    hist = torch.zeros(bins, dtype=_F64).scatter_add_(
+        0, torch.where(inside, j, 0), inside.to(_F64))
+    return hist.to(fdt), edges
+
+
+def unique(x, sorted, return_index, return_inverse, return_counts, axis, size, fill_value):
+    flat = x.reshape(-1)
+    n = flat.numel()
+    fill = 0 if fill_value is None else fill_value
+    i32 = torch.int32
+    if n == 0:
+        m = size or 0
+        outs = [full((m,), fill, standardize_dtype(x.dtype)), torch.ones(m, dtype=i32),
+                torch.zeros(x.shape, dtype=i32), torch.zeros(m, dtype=i32)]
+    else:
+        sw, order = torch.sort(_widen(flat, _WIDER), stable=True)
+        s = sw.to(x.dtype)
+        step = sw[1:] != sw[:-1]
+        if sw.is_floating_point():
+            step &= ~(torch.isnan(sw[1:]) & torch.isnan(sw[:-1]))
+        new = torch.cat([torch.ones(1, dtype=torch.bool), step])
+        starts = torch.nonzero(new)[:, 0]  # the first sorted position of each value
+        count = starts.numel()
+        m = count if size is None else size
+        bounds = torch.cat([starts, torch.tensor([n])])
+        counts = bounds[1:] - bounds[:-1]
+        values, index = s[starts], order[starts]
+        if m < count:
+            values, index, counts = values[:m], index[:m], counts[:m]
+        elif m > count:
+            pad = m - count
+            values = torch.cat([values, full((pad,), fill, standardize_dtype(x.dtype))])
+            index = torch.cat([index, torch.ones(pad, dtype=index.dtype)])
+            counts = torch.cat([counts, torch.zeros(pad, dtype=counts.dtype)])
+        inverse = torch.empty(n, dtype=torch.int64)
+        inverse[order] = torch.cumsum(new, 0) - 1
+        outs = [values, index.to(i32), inverse.reshape(x.shape).to(i32), counts.to(i32)]
+    keep = (True, return_index, return_inverse, return_counts)
+    outs = [o for o, k in zip(outs, keep) if k]
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _nonzero_mask(x):
+    return x.view(_SIGNED[x.dtype]) if x.dtype in _SIGNED else x  # same bits, same zeros
+
+
+def nonzero(x):
+    return tuple(i.to(torch.int32) for i in torch.nonzero(_nonzero_mask(x), as_tuple=True))
+
+
+def isin(x1, x2, assume_unique, invert):
+    a, b = _sortable(x1), _sortable(x2)
+    if a.is_complex():  # no complex isin: compare with every element
+        found = torch.any(a.unsqueeze(-1) == b.reshape(-1), dim=-1)
+        return ~found if invert else found
+    return torch.isin(a, b, assume_unique=assume_unique, invert=invert)
+
+
+def count_nonzero(x, axis):
+    x = _nonzero_mask(x)
+    if axis == ():
+        return (x != 0).to(torch.int32)
+    return torch.count_nonzero(x, dim=axis).to(torch.int32)
+
+
+def _cumulative(fn, nan_to):
+    def kernel(x, axis, dtype):
+        if axis is None:
+            x, axis = x.reshape(-1), 0
+        if nan_to is not None and x.is_floating_point():
+            x = torch.where(torch.isnan(x), nan_to, x)
+        return fn(x, axis, dtype=x.dtype)  # dtype= keeps ints from widening to int64
+
+    return _widened(kernel)
+
+
+cumsum = _cumulative(torch.cumsum, None)
+cumprod = _cumulative(torch.cumprod, None)
+nancumsum = _cumulative(torch.cumsum, 0.0)
+nancumprod = _cumulative(torch.cumprod, 1.0)
+
+
+# ===== elementwise (polyops.ops.numpy.elementwise) ====================================
+# Floats arrive in the result dtype; torch's float16/bfloat16 CPU kernels compute in
+# float32 and round once, as NumPy's own loops do.
+
+fabs = torch.abs
+
+
+def trunc(x):
+    return torch.trunc(x) if x.is_floating_point() else x
+
+
+reciprocal = torch.reciprocal
+expm1 = torch.expm1
+log1p = torch.log1p
+exp2 = torch.exp2
+log2 = torch.log2
+log10 = torch.log10
+logaddexp = torch.logaddexp
+logaddexp2 = torch.logaddexp2
+tan = torch.tan
+arcsin = torch.asin
+arccos = torch.acos
+arctan = torch.atan
+sinh = torch.sinh
+cosh = torch.cosh
+arcsinh = torch.asinh
+arccosh = torch.acosh
+arctanh = torch.atanh
+deg2rad = torch.deg2rad
+rad2deg = torch.rad2deg
+sinc = torch.sinc
+
+
+def i0(x):
+    # In float64 (torch's float32 i0 is off by an ulp at 0 and overflows before
+    # the result): i0e(x) * exp(|x|/2)**2 stays finite up to the overflow threshold;
+    # i0(+-inf) is NaN (0 * inf), as NumPy.
+    w = x.to(_F64)
+    h = torch.exp(torch.abs(w) * 0.5)
+    return (torch.special.i0e(w) * h * h).to(x.dtype)
+
+hypot = torch.hypot  # inf if either is +-inf, even with a NaN
+
+
+def heaviside(x1, x2):
+    out = torch.heaviside(x1, x2.to(x1.dtype))
+    return torch.where(torch.isnan(x1), x1, out)  # torch gives 0 for NaN, NumPy NaN
+
+
+def ldexp(x1, x2):
+    if x1.dtype == _F64:
+        # three factors 2**k, each finite (the reference's split): rounding as NumPy's
+        n = torch.clamp(x2, -2200, 2200).to(torch.int64)
+        n1 = torch.div(n, 3, rounding_mode="floor")
+        n2 = torch.div(n - n1, 2, rounding_mode="floor")
+        out = x1
+        for k in (n1, n2, n - n1 - n2):
+            out = out * torch.exp2(k.to(_F64))
+        return out
+    # x1 * 2**n is exact in float64 (or 0 / inf where x1's dtype would be too): round once
+    n = torch.clamp(x2, -1000, 1000).to(_F64)
+    return (x1.to(_F64) * torch.exp2(n)).to(x1.dtype)
+
+
+def _nan_ignoring(fn, x1, x2):
+    if x1.dtype == torch.bool:
+        return (torch.logical_or if fn is torch.fmax else torch.logical_and)(x1, x2)
+    return fn(x1, x2)
+
+
+def _fmax(x1, x2):
+    return _nan_ignoring(torch.fmax, x1, x2)
+
+
+def _fmin(x1, x2):
+    return _nan_ignoring(torch.fmin, x1, x2)
+
+
+fmax = _widened(_fmax)
+fmin = _widened(_fmin)
+
+
+def fmod(x1, x2):
+    if x1.is_floating_point():
+        return torch.fmod(x1, x2)  # C's fmod: NaN for x / 0 and inf / y, x for x / inf
+    return _int_division(torch.fmod, x1, x2)  # integer x / 0 is 0; torch raises
+
+
+def _gcd(x1, x2):
+    # torch leaves a negative gcd for an INT_MIN operand (gcd(INT_MIN, 6) is -2); abs of
+    # INT_MIN wraps, so gcd(INT_MIN, 0) stays INT_MIN, as NumPy
+    return torch.abs(torch.gcd(x1, x2))
+
+
+gcd = _widened(_gcd)
+
+
+def _lcm(x1, x2):
+    # |x1| // gcd * |x2| wrapping (torch.lcm takes abs of the wrapped product)
+    g = _gcd(x1, x2)
+    zero = g == 0
+    q = torch.div(torch.abs(x1), torch.where(zero, 1, g), rounding_mode="floor")
+    return torch.where(zero, 0, q * torch.abs(x2))
+
+
+lcm = _widened(_lcm)
+
+
+def divide_no_nan(x1, x2):
+    zero = x2 == 0
+    return torch.where(zero, 0, x1 / torch.where(zero, 1, x2))
+
+
+# ===== logic and complex parts (polyops.ops.numpy.logic) ==============================
+
+logical_xor = torch.logical_xor
+isfinite = torch.isfinite  # complex: both parts finite
+isinf = torch.isinf  # complex: either part infinite
+isnan = torch.isnan  # complex: either part NaN
+isneginf = torch.isneginf
+isposinf = torch.isposinf
+
+
+def isreal(x):
+    if x.is_complex():
+        return torch.imag(x) == 0
+    return torch.ones(x.shape, dtype=torch.bool)
+
+
+def signbit(x):
+    if x.dtype == torch.bool or x.dtype in _UNSIGNED_T:
+        return torch.zeros(x.shape, dtype=torch.bool)
+    return torch.signbit(x)  # floats by the bit: -0.0 and negative NaNs
+
+
+def isclose(x1, x2, rtol, atol, equal_nan):
+    # NumPy's formula (torch.isclose refuses a negative tolerance, asks for a finite
+    # |x1 - x2| rather than a finite x2, and compares half floats in their own dtype)
+    if x1.dtype in _HALF:
+        x1, x2 = x1.to(_F32), x2.to(_F32)
+    abs2 = torch.abs(x2)
+    within = torch.abs(x1 - x2) <= abs2 * rtol + atol
+    out = (within & (abs2 < math.inf)) | (x1 == x2)
+    if equal_nan:
+        out |= torch.isnan(x1) & torch.isnan(x2)
+    return out
+
+
+def allclose(x1, x2, rtol, atol, equal_nan):
+    return torch.all(isclose(x1, x2, rtol, atol, equal_nan))
+
+
+def nan_to_num(x, nan, posinf, neginf):
+    if not (x.is_floating_point() or x.is_complex()):
+        return x
+    return torch.nan_to_num(x, nan, posinf, neginf)  # complex: each part
+
+
+nextafter = torch.nextafter  # x2 where x1 == x2 (also for float16, as the contract says)
+
+
+def real(x):
+    return torch.real(x)  # real input: x itself
+
+
+def imag(x):
+    return torch.imag(x) if x.is_complex() else torch.zeros_like(x)
+
+
+def conjugate(x):
+    # conj_physical: a plain tensor, not one with torch's lazy conjugate bit
+    return torch.conj_physical(x) if x.is_complex() else x
+
+
+conj = conjugate
+
+
+def angle(x):
+    if x.is_complex():
+        return torch.angle(x)  # atan2(imag, real)
+    # torch.angle(-0.0) is 0; NumPy's arctan2(0, -0.0) is pi
+    out = torch.where(torch.signbit(x), math.pi, 0.0).to(x.dtype)
+    return torch.where(torch.isnan(x), x, out)
+
+
+# ===== indexing (polyops.ops.numpy.indexing) ==========================================
+
+
+def _moving(fn):
+    """``fn`` that only moves data, run on the same-width signed ints for wide unsigned ones."""
+
+    def kernel(x, *rest):
+        if x.dtype in _SIGNED:
+            return fn(x.view(_SIGNED[x.dtype]), *rest).view(x.dtype)
+        return fn(x, *rest)
+
+    return kernel
+
+
+def _wrap_index(indices, n):
+    indices = indices.to(torch.int64)
+    return torch.where(indices < 0, indices + n, indices)
+
+
+def _take_along_axis(x, indices, axis):
+    if axis is None:
+        flat = x.reshape(-1)
+        return flat[_wrap_index(indices, flat.shape[0])]
+    return torch.take_along_dim(x, _wrap_index(indices, x.shape[axis]), dim=axis)
+
+
+take_along_axis = _moving(_take_along_axis)
+
+
+def array(x, dtype):
+    from .core import cast
+
+    out = cast(x, dtype)
+    return out.clone() if out is x else out
+
+
+def copy(x):
+    return torch.clone(x)
+
+
+def empty(shape, dtype):
+    return torch.zeros(shape, dtype=TORCH_DTYPES[dtype])
+
+
+def empty_like(x, dtype):
+    return torch.zeros(x.shape, dtype=TORCH_DTYPES[dtype])
+
+
+def identity(n, dtype):
+    return torch.eye(n, dtype=torch.bool).to(TORCH_DTYPES[dtype])
+
+
+def tri(N, M, k, dtype):
+    return (torch.arange(N)[:, None] + k >= torch.arange(M)).to(TORCH_DTYPES[dtype])
+
+
+tril = _moving(torch.tril)
+triu = _moving(torch.triu)
+diag = _moving(torch.diag)
+diagflat = _moving(torch.diagflat)
+
+
+def diagonal(x, offset, axis1, axis2):
+    return torch.diagonal(x, offset, axis1, axis2)  # the diagonal becomes the last axis
+
+
+def _trace(x, offset, axis1, axis2):
+    return torch.sum(torch.diagonal(x, offset, axis1, axis2), -1, dtype=x.dtype)
+
+
+trace = _widened(_trace)
+
+
+def unravel_index(indices, shape):
+    if not shape:
+        return ()
+    coords, rem = [], indices
+    for d in reversed(shape[1:]):  # floor division: NumPy's coordinates in range
+        coords.append(torch.remainder(rem, d) if d else torch.zeros_like(rem))
+        rem = torch.div(rem, d, rounding_mode="floor") if d else torch.zeros_like(rem)
+    coords.append(rem)
+    return tuple(reversed(coords))
+
+
+def vander(x, N, increasing):
+    n = x.shape[0]
+    if n == 0 or N == 0:
+        return torch.zeros((n, N), dtype=x.dtype)
+    # NumPy's multiply.accumulate of the repeated column, x**0 = 1 first
+    cols = torch.cat([torch.ones((n, 1), dtype=x.dtype), x.reshape(n, 1).expand(n, N - 1)], 1)
+    out = _widened(lambda c: torch.cumprod(c, 1, dtype=c.dtype))(cols)
+    return out if increasing else torch.flip(out, (1,))
+
+
+def _pad_index(n, b, a, mode):
+    """Source indices of an axis of size n padded by (b, a) in an index mode (NumPy's)."""
+    q = torch.arange(-b, n + a)
+    if mode == "edge":
+        return torch.clamp(q, 0, n - 1)
+    if mode == "wrap":
+        return torch.remainder(q, n)
+    if mode == "reflect":
+        if n == 1:
+            return torch.zeros_like(q)
+        m = torch.remainder(q, 2 * (n - 1))
+        return torch.where(m < n, m, 2 * (n - 1) - m)
+    m = torch.remainder(q, 2 * n)  # symmetric
+    return torch.where(m < n, m, 2 * n - 1 - m)
+
+
+def _pad_stat(t, axis, mode):
+    if mode == "maximum":
+        return _max(t, (axis,), True, None)
+    if mode == "minimum":
+        return _min(t, (axis,), True, None)
+    dtype = t.dtype
+    f = t.to(_F64 if dtype == _F64 else _F32)
+    if mode == "mean":
+        stat = torch.mean(f, axis, keepdim=True)
+    else:  # median: NaN if the line has one, else the middle (mean of the two middle ones)
+        n = t.shape[axis]
+        mid = torch.sort(f, axis)[0].narrow(axis, (n - 1) // 2, 2 - n % 2)
+        stat = torch.mean(mid, axis, keepdim=True)
+        stat = torch.where(torch.any(torch.isnan(f), axis, keepdim=True), math.nan, stat)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        stat = torch.round(stat)
+    return stat.to(dtype)
+
+
+def _ramp(edge, width, axis, reverse):
+    dtype = edge.dtype
+    shape = [1] * edge.ndim
+    shape[axis] = width
+    j = torch.arange(width - 1, -1, -1) if reverse else torch.arange(width)
+    work = _F64 if dtype == _F64 else _F32
+    ramp = edge.to(work) * j.to(work).reshape(shape) / float(width)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        ramp = torch.floor(ramp)
+    return ramp.to(dtype)
+
+
+def _pad(x, pad_width, mode, constant_values):
+    out_shape = tuple(d + b + a for d, (b, a) in zip(x.shape, pad_width))
+    if mode == "constant":
+        out = full(out_shape, constant_values, standardize_dtype(x.dtype))
+        out[tuple(slice(b, b + d) for d, (b, _) in zip(x.shape, pad_width))] = x
+        return out
+    if math.prod(out_shape) == 0:
+        return torch.zeros(out_shape, dtype=x.dtype)
+    for axis, (b, a) in enumerate(pad_width):
+        if not (b or a):
+            continue
+        n = x.shape[axis]
+        if mode in ("edge", "reflect", "symmetric", "wrap"):
+            x = x.index_select(axis, _pad_index(n, b, a, mode))
+            continue
+        shape = list(x.shape)
+        if mode == "linear_ramp":
+            before = _ramp(x.narrow(axis, 0, 1), b, axis, False)
+            after = _ramp(x.narrow(axis, n - 1, 1), a, axis, True)
+        else:  # NumPy pads axis by axis: later statistics see the earlier padding
+            stat = _pad_stat(x, axis, mode)
+            before = stat.expand(shape[:axis] + [b] + shape[axis + 1:])
+            after = stat.expand(shape[:axis] + [a] + shape[axis + 1:])
+        x = torch.cat([before, x, after], axis)
+    return x
+
+
+def pad(x, pad_width, mode, constant_values):
+    if mode in ("constant", "edge", "reflect", "symmetric", "wrap"):
+        return _moving(_pad)(x, pad_width, mode, constant_values)
+    return _pad(x, pad_width, mode, constant_values)
+
+
+# ===== manipulation (polyops.ops.numpy.manipulation) ==================================
+
+
+def ravel(x):
+    return x.reshape(-1)  # 0-d gives (1,)
+
+
+def fliplr(x):
+    return _flip_dims(x, (1,))
+
+
+def flipud(x):
+    return _flip_dims(x, (0,))
+
+
+swapaxes = torch.swapaxes
+
+
+def moveaxis(x, source, destination):
+    return torch.movedim(x, source, destination)
+
+
+def _rot90(array, k, axes):
+    return torch.rot90(array, k, list(axes))
+
+
+rot90 = _moving(_rot90)
+
+
+def append(x1, x2, axis):
+    if axis is None:
+        return torch.cat([x1.reshape(-1), x2.reshape(-1)])
+    return torch.cat([x1, x2], axis)
+
+
+# NumPy's lifting (atleast_1d / 2d / 3d, column vectors) is torch's too
+hstack = torch.hstack
+vstack = torch.vstack
+dstack = torch.dstack
+column_stack = torch.column_stack
+
+
+def _diff(a, n, axis):
+    if n == 0:
+        return a
+    return torch.diff(a, n, axis)  # bool: xor, which is NumPy's not_equal
+
+
+diff = _widened(_diff)
+
+
+def repeat(x, repeats, axis):
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    if isinstance(repeats, tuple):
+        repeats = torch.tensor(repeats, dtype=torch.int64)
+    return torch.repeat_interleave(x, repeats, axis)
+
+
+def tile(x, repeats):
+    return torch.tile(x, repeats)  # NumPy's leading 1s on either side
+
+
+def roll(x, shift, axis):
+    if axis is None:
+        return torch.roll(x, shift)  # the flattened x, shape restored
+    return torch.roll(x, shift, axis)
+
+
+def _split(x, indices_or_sections, axis):
+    if isinstance(indices_or_sections, int):
+        # equal pieces where they divide; else NumPy's array_split sizes
+        return list(torch.tensor_split(x, indices_or_sections, axis))
+    lead = (slice(None),) * axis
+    points = (0, *indices_or_sections)
+    ends = (*indices_or_sections, x.shape[axis])
+    return [x[lead + (slice(a, b),)] for a, b in zip(points, ends)]
+
+
+def split(x, indices_or_sections, axis):
+    return _split(x, indices_or_sections, axis)
+
+
+def array_split(x, indices_or_sections, axis):
+    return _split(x, indices_or_sections, axis)
+
+
+def hsplit(x, indices_or_sections):
+    return _split(x, indices_or_sections, 1 if x.ndim > 1 else 0)
+
+
+def vsplit(x, indices_or_sections):
+    return _split(x, indices_or_sections, 0)
+
+
+def dsplit(x, indices_or_sections):
+    return _split(x, indices_or_sections, 2)
