@@ -18,8 +18,9 @@ import builtins
 import math
 
 import numpy as np
+import openvino as ov
 
-from ._graph import T, axes_const, const, etype, ops, run, run1
+from ._graph import BF16, T, axes_const, const, etype, ops, run, run1
 from .core import _np_dtype
 
 _bmax = builtins.max
@@ -966,3 +967,823 @@ def einsum(subscripts, *operands):
         return _conv(r, t)
 
     return run1(("einsum", equation, use_native), build, *operands)
+
+
+# ===== catalogue primitives ===========================================================
+
+
+def _signbit(v):
+    """True where the f32 node ``v`` is negative, -0.0 included (1 / -0.0 is -inf)."""
+    zero = const(0.0, _F32)
+    neg_zero = ops.logical_and(ops.equal(v, zero), ops.less(ops.divide(const(1.0, _F32), v), zero))
+    return ops.logical_or(ops.less(v, zero), neg_zero)
+
+
+def _arctan2_build(y, x):
+    t = etype(y)
+    y, x = ops.convert(y, _F32) if t != _F32 else y, ops.convert(x, _F32) if t != _F32 else x
+    pi = const(math.pi, _F32)
+    neg_y, neg_x = _signbit(y), _signbit(x)
+    sign_y = ops.select(neg_y, const(-1.0, _F32), const(1.0, _F32))
+    # the quadrant from atan(y / x), which covers finite, +-0 and single infinities
+    base = ops.atan(ops.divide(y, x))
+    base = ops.select(neg_x, ops.add(base, ops.multiply(sign_y, pi)), base)
+    # both zero: +-0 or +-pi; both infinite: +-pi/4 or +-3pi/4 (NumPy's IEEE answers)
+    zero = const(0.0, _F32)
+    both_zero = ops.logical_and(ops.equal(y, zero), ops.equal(x, zero))
+    at_zero = ops.multiply(sign_y, ops.select(neg_x, pi, zero))
+    inf = const(np.inf, _F32)
+    both_inf = ops.logical_and(ops.equal(ops.abs(y), inf), ops.equal(ops.abs(x), inf))
+    at_inf = ops.multiply(sign_y, ops.select(neg_x, const(3 * math.pi / 4, _F32), const(math.pi / 4, _F32)))
+    out = ops.select(both_zero, at_zero, ops.select(both_inf, at_inf, base))
+    return _conv(out, t)
+
+
+def arctan2(x1, x2):
+    return _ew(("arctan2",), _arctan2_build, x1.dtype, x1, x2)
+
+
+def _bitwise(name, int_fn, bool_fn):
+    def build(a, b):
+        return bool_fn(a, b) if etype(a) == T.boolean else int_fn(a, b)
+
+    key = (name,)
+
+    def kernel(x, y):
+        return _ew(key, build, x.dtype, x, y)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+bitwise_and = _bitwise("bitwise_and", ops.bitwise_and, ops.logical_and)
+bitwise_or = _bitwise("bitwise_or", ops.bitwise_or, ops.logical_or)
+bitwise_xor = _bitwise("bitwise_xor", ops.bitwise_xor, ops.logical_xor)
+
+
+def _invert_build(x):
+    return ops.logical_not(x) if etype(x) == T.boolean else ops.bitwise_not(x)
+
+
+def bitwise_invert(x):
+    return _ew(("bitwise_invert",), _invert_build, x.dtype, x)
+
+
+def _shift(name, fn, sign_fill):
+    """Shifts with NumPy's result for counts >= the bit width (C leaves them undefined)."""
+
+    def build(a, b):
+        t = etype(a)
+        bits = a.get_output_element_type(0).bitwidth if isinstance(a, ov.Node) else t.bitwidth
+        count = ops.minimum(ops.maximum(b, const(0, t)), const(bits - 1, t))
+        out = fn(a, count)
+        if sign_fill and t not in _UNSIGNED:
+            return out  # a count of bits - 1 already gives the sign fill
+        return ops.select(ops.logical_not(_lt(b, const(bits, t))), const(0, t), out)
+
+    key = (name,)
+
+    def kernel(x, y):
+        return _ew(key, build, x.dtype, x, y)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+left_shift = _shift("left_shift", ops.bitwise_left_shift, False)
+right_shift = _shift("right_shift", ops.bitwise_right_shift, True)
+
+
+def view(x, dtype):
+    """A bit cast needs no model: eager OpenVINO tensors are host arrays, reinterpreted here."""
+    return np.array(x, order="C").view(_np_dtype(dtype))  # a C-ordered copy (0-d stays 0-d)
+
+
+def _argsort_build(axis, n):
+    def build(x):
+        return _sort_index(x, axis, n)
+
+    return build
+
+
+def argsort(x, axis):
+    if axis is None or x.ndim == 0:
+        x, axis = x.reshape(-1), 0
+    n = x.shape[axis]
+    if x.size == 0 or n == 1:
+        return np.zeros(x.shape, np.int32)
+    return run1(("argsort", axis, n), _argsort_build(axis, n), x)
+
+
+# ===== helpers of the catalogue kernels ===============================================
+
+
+def _reference(name):
+    """Core's reference of op ``name`` (it runs on this backend's kernels): the fallback
+    of a kernel for the inputs its model does not cover (64-bit data, rare modes)."""
+    from polyops._op import OPS
+
+    return OPS[name].ref
+
+
+def _wide(x):
+    """True for 8-byte dtypes, which the CPU plugin narrows in most nodes."""
+    return np.asarray(x).dtype.itemsize == 8
+
+
+def _bits32(x):
+    """An 8-byte array as int32 pairs on a new last axis (data-movement models keep the
+    bits exactly); other arrays as they are.  Returns (array, undo)."""
+    x = np.asarray(x)
+    if x.dtype.itemsize != 8:
+        return x, lambda r: r
+    x = np.ascontiguousarray(x)
+    dtype = x.dtype
+
+    def undo(r):
+        return np.ascontiguousarray(r).view(dtype).reshape(r.shape[:-1])
+
+    return x.reshape(x.shape + (1,)).view(np.int32), undo
+
+
+def _fconst(value, t):
+    """``value`` rounded once to the float type ``t`` (as NumPy casts a Python float)."""
+    with np.errstate(over="ignore"):
+        if t == T.bf16:
+            return ops.convert(const(np.asarray(np.asarray(value, BF16), np.float32), _F32), t)
+        return const(value, t)
+
+
+# ===== elementwise (polyops.ops.numpy.elementwise) ====================================
+
+arcsin = _unary("arcsin", ops.asin)
+arccos = _unary("arccos", ops.acos)
+arctan = _unary("arctan", ops.atan)
+sinh = _unary("sinh", ops.sinh)
+cosh = _unary("cosh", ops.cosh)
+tan = _unary("tan", ops.tan)
+arcsinh = _unary("arcsinh", ops.asinh)
+arccosh = _unary("arccosh", ops.acosh)
+arctanh = _unary("arctanh", ops.atanh)
+fabs = _unary("fabs", ops.abs)
+
+
+def _f(v, like):
+    return const(v, etype(like))
+
+
+def _reciprocal(x):
+    return ops.divide(_f(1.0, x), x)
+
+
+reciprocal = _unary("reciprocal", _reciprocal)
+
+
+def _trunc_f(x):
+    return ops.select(ops.less(x, _f(0.0, x)), ops.ceiling(x), ops.floor(x))
+
+
+_trunc_k = _unary("trunc", _trunc_f)
+
+
+def trunc(x):
+    if _kind(x) != "f":
+        return np.array(x, copy=True)
+    return _trunc_k(x)
+
+
+deg2rad = _unary("deg2rad", lambda x: ops.multiply(x, _f(math.pi / 180.0, x)))
+rad2deg = _unary("rad2deg", lambda x: ops.multiply(x, _f(180.0 / math.pi, x)))
+
+
+def _log1p_f(x):
+    u = ops.add(x, _f(1.0, x))
+    r = ops.multiply(ops.log(u), ops.divide(x, ops.subtract(u, _f(1.0, x))))
+    r = ops.select(ops.equal(u, _f(1.0, x)), x, r)
+    return ops.select(ops.equal(u, _f(np.inf, x)), u, r)
+
+
+def _expm1_f(x):
+    u = _exp(x)
+    um1 = ops.subtract(u, _f(1.0, x))
+    r = ops.multiply(um1, ops.divide(x, ops.log(u)))
+    r = ops.select(ops.equal(u, _f(1.0, x)), x, ops.select(ops.equal(um1, _f(-1.0, x)), _f(-1.0, x), r))
+    return ops.select(ops.equal(u, _f(np.inf, x)), u, r)
+
+
+def _exp2_f(x):
+    return ops.power(_f(2.0, x), x)
+
+
+log1p = _unary("log1p", _log1p_f)
+expm1 = _unary("expm1", _expm1_f)
+exp2 = _unary("exp2", _exp2_f)
+log2 = _unary("log2", lambda x: ops.divide(ops.log(x), _f(math.log(2.0), x)))
+log10 = _unary("log10", lambda x: ops.divide(ops.log(x), _f(math.log(10.0), x)))
+
+
+def _cbrt_f(x):
+    a = ops.abs(x)
+    r = ops.power(a, _f(1.0 / 3.0, x))
+    newton = ops.add(r, ops.multiply(ops.subtract(ops.divide(a, ops.multiply(r, r)), r), _f(1.0 / 3.0, x)))
+    ok = ops.logical_and(ops.less(_f(0.0, x), a), ops.less(a, _f(np.inf, x)))
+    r = ops.select(ok, newton, r)
+    return ops.select(ops.less(x, _f(0.0, x)), ops.negative(r),
+                      ops.select(ops.less(_f(0.0, x), x), r, x))
+
+
+cbrt = _unary("cbrt", _cbrt_f)
+
+
+def _sinc_f(x):
+    y = ops.multiply(ops.select(ops.equal(x, _f(0.0, x)), _f(1e-20, x), x), _f(math.pi, x))
+    return ops.divide(ops.sin(y), y)
+
+
+sinc = _unary("sinc", _sinc_f)
+
+_I0_SMALL = (1.0, 3.5156229, 3.0899424, 1.2067492, 0.2659732, 0.0360768, 0.0045813)
+_I0_LARGE = (0.39894228, 0.01328592, 0.00225319, -0.00157565, 0.00916281, -0.02057706,
+             0.02635537, -0.01647633, 0.00392377)
+
+
+def _horner(t, coefs):
+    r = ops.multiply(t, _f(coefs[-1], t))
+    for c in coefs[-2:0:-1]:
+        r = ops.multiply(ops.add(r, _f(c, t)), t)
+    return ops.add(r, _f(coefs[0], t))
+
+
+def _i0_f(x):
+    a = ops.abs(x)
+    s = ops.divide(a, _f(3.75, x))
+    small = _horner(ops.multiply(s, s), _I0_SMALL)
+    al = ops.select(ops.less(a, _f(3.75, x)), _f(3.75, x), a)  # NaN stays NaN
+    q = ops.divide(_horner(ops.divide(_f(3.75, x), al), _I0_LARGE), ops.sqrt(al))
+    h = _exp(ops.multiply(al, _f(0.5, x)))
+    large = ops.multiply(ops.multiply(h, q), h)
+    return ops.select(ops.less(_f(3.75, x), a), large, small)
+
+
+i0 = _unary("i0", _i0_f)
+
+
+def _hypot_f(x1, x2):
+    a, b = ops.abs(x1), ops.abs(x2)
+    m, n = _nan_aware(ops.maximum, a, b), _nan_aware(ops.minimum, a, b)
+    q = ops.divide(n, m)
+    r = ops.multiply(m, ops.sqrt(ops.add(_f(1.0, a), ops.multiply(q, q))))
+    r = ops.select(ops.equal(m, _f(0.0, a)), _f(0.0, a), r)
+    inf = ops.logical_or(ops.equal(a, _f(np.inf, a)), ops.equal(b, _f(np.inf, a)))
+    return ops.select(inf, _f(np.inf, a), r)
+
+
+hypot = _binary("hypot", _hypot_f)
+
+
+def _logaddexp_f(base2):
+    def fn(x1, x2):
+        d = ops.negative(ops.abs(ops.subtract(x1, x2)))
+        if base2:
+            tail = ops.divide(_log1p_f(_exp2_f(d)), _f(math.log(2.0), x1))
+        else:
+            tail = _log1p_f(_exp(d))
+        r = ops.add(_nan_aware(ops.maximum, x1, x2), tail)
+        return ops.select(ops.equal(x1, x2), ops.add(x1, _f(1.0 if base2 else math.log(2.0), x1)), r)
+
+    return fn
+
+
+logaddexp = _binary("logaddexp", _logaddexp_f(False))
+logaddexp2 = _binary("logaddexp2", _logaddexp_f(True))
+
+
+def _heaviside_f(x1, x2):
+    zero = _f(0.0, x1)
+    step = ops.select(ops.less(x1, zero), zero, ops.select(ops.less(zero, x1), _f(1.0, x1), x1))
+    return ops.select(ops.equal(x1, zero), x2, step)
+
+
+heaviside = _binary("heaviside", _heaviside_f)
+
+
+def _divide_no_nan_f(x1, x2):
+    zero = _f(0.0, x1)
+    z = ops.equal(x2, zero)
+    return ops.select(z, zero, ops.divide(x1, ops.select(z, _f(1.0, x1), x2)))
+
+
+divide_no_nan = _binary("divide_no_nan", _divide_no_nan_f)
+
+
+def _nan_ignoring(fn):
+    def build(a, b):
+        t = etype(a)
+        if t not in _FLOAT:
+            return _extremum(fn)(a, b)
+        au, bu = _up(a), _up(b)
+        r = fn(au, bu)
+        r = ops.select(ops.is_nan(bu), au, ops.select(ops.is_nan(au), bu, r))
+        return _conv(r, t)
+
+    return build
+
+
+_fmax_build = _nan_ignoring(ops.maximum)
+_fmin_build = _nan_ignoring(ops.minimum)
+
+
+def fmax(x1, x2):
+    return _ew(("fmax",), _fmax_build, x1.dtype, x1, x2)
+
+
+def fmin(x1, x2):
+    return _ew(("fmin",), _fmin_build, x1.dtype, x1, x2)
+
+
+def _fmod_build(a, b):
+    t = etype(a)
+    if t in _FLOAT:
+        a32 = _conv(a, _F32)
+        r = _fmod(a32, _conv(b, _F32))
+        r = ops.select(ops.equal(r, const(0.0, _F32)), ops.multiply(a32, const(0.0, _F32)), r)
+        return _conv(r, t)  # a zero remainder takes the sign of x1
+    au, bu = _up(a), _up(b)
+    ut = etype(au)
+    _, r = _int_divmod(au, bu)
+    if ut not in _UNSIGNED:
+        zero = const(0, ut)
+        fix = ops.logical_and(ops.logical_not(_eq(r, zero)),
+                              ops.not_equal(ops.less(r, zero), ops.less(au, zero)))
+        r = ops.select(fix, ops.subtract(r, bu), r)
+    return _conv(r, t)
+
+
+def fmod(x1, x2):
+    if _wide(x1):
+        return _reference("fmod")(x1, x2)
+    return _ew(("fmod",), _fmod_build, x1.dtype, x1, x2)
+
+
+def _gcd_nodes(a, b, steps):
+    """Euclid's algorithm on i32/u32 nodes of |x1|, |x2| for a fixed number of steps."""
+    t = etype(a)
+    zero = const(0, t)
+    for _ in range(steps):
+        _, r = _int_divmod(a, b)
+        a, b = ops.select(_eq(b, zero), a, b), r
+    return a
+
+
+def _abs_int(n):
+    return n if etype(n) in _UNSIGNED else ops.abs(n)
+
+
+def _gcd_build(lcm):
+    def build(x1, x2):
+        t = etype(x1)
+        a, b = _up(x1), _up(x2)
+        steps = int(t.bitwidth * 1.4405) + 2
+        g = _abs_int(_gcd_nodes(_abs_int(a), _abs_int(b), steps))
+        if not lcm:
+            return _conv(g, t)
+        q, _ = _int_divmod(_abs_int(a), g)
+        return _conv(ops.multiply(q, _abs_int(b)), t)
+
+    return build
+
+
+def gcd(x1, x2):
+    if _wide(x1):
+        return _reference("gcd")(x1, x2)
+    return _ew(("gcd",), _gcd_build(False), x1.dtype, x1, x2)
+
+
+def lcm(x1, x2):
+    if _wide(x1):
+        return _reference("lcm")(x1, x2)
+    return _ew(("lcm",), _gcd_build(True), x1.dtype, x1, x2)
+
+
+# ===== logic (polyops.ops.numpy.logic) ================================================
+
+
+def _float_pred(name, fn, other):
+    """A float predicate node ``fn``; ``other`` for ints and bools (no model needed)."""
+    def build(x):
+        return fn(_up(x))
+
+    key = (name,)
+
+    def kernel(x):
+        if _kind(x) != "f":
+            return np.full(np.shape(x), other, np.bool_)
+        return _ew(key, build, np.bool_, x)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+isnan = _float_pred("isnan", ops.is_nan, False)
+isinf = _float_pred("isinf", ops.is_inf, False)
+isfinite = _float_pred("isfinite", ops.is_finite, True)
+
+
+def _nan_to_num_build(nan, posinf, neginf):
+    def build(x):
+        t = etype(x)
+        u = _up(x)
+        ut = etype(u)
+
+        def c(v):  # v rounded once to x's dtype, then exact in the compute type
+            return _conv(_fconst(v, t), ut) if t != ut else _fconst(v, t)
+
+        out = ops.select(ops.is_nan(u), c(nan), u)
+        out = ops.select(ops.equal(u, const(np.inf, ut)), c(posinf), out)
+        out = ops.select(ops.equal(u, const(-np.inf, ut)), c(neginf), out)
+        return _conv(out, t)
+
+    return build
+
+
+def nan_to_num(x, nan, posinf, neginf):
+    if _kind(x) != "f":
+        return np.array(x, copy=True)
+    return _ew(("nan_to_num", repr((nan, posinf, neginf))), _nan_to_num_build(nan, posinf, neginf), x.dtype, x)
+
+
+# ===== sorting (polyops.ops.numpy.sorting) ============================================
+
+
+def _sort_index(x, axis, n):
+    """int32 node: the stable ascending order of ``x`` along ``axis`` (NaN last)."""
+    t = etype(x)
+    k = const(n, _I32)
+    if t not in _FLOAT:  # TopK orders ints exactly (unlike the f32 comparisons)
+        v = _up(x)
+        if etype(v) == T.u32:  # TopK is signed on u32
+            v = _flip(v)
+        return ops.topk(v, k, axis, "min", "value", "i32", True).output(1)
+    nan = ops.is_nan(x)
+    key = ops.select(nan, const(np.inf, t), x)
+    first = ops.topk(key, k, axis, "min", "value", "i32", True).output(1)
+    late = ops.convert(ops.gather_elements(nan, first, axis), _I32)
+    second = ops.topk(late, k, axis, "min", "value", "i32", True).output(1)
+    return ops.gather_elements(first, second, axis)
+
+
+def sort(x, axis):
+    if axis is None:
+        x, axis = np.reshape(x, -1), 0
+    n = x.shape[axis]
+    if x.size == 0 or n == 1:
+        return np.array(x, copy=True)
+    if _wide(x):
+        return _reference("sort")(x, axis)
+
+    def build(p):
+        return ops.gather_elements(p, _sort_index(p, axis, n), axis)
+
+    return run1(("sort", axis, n), build, x)
+
+
+def argpartition(x, kth, axis):
+    return argsort(x, axis)  # the stable argsort is a valid partition for every kth
+
+
+def _scan_nodes(x, axis, n, combine, identity):
+    """Inclusive Hillis-Steele scan of node ``x`` (static shape) along ``axis``."""
+    shape = list(x.get_output_partial_shape(0).to_shape())
+    t = etype(x)
+    s = 1
+    while s < n:
+        pad_shape = shape[:axis] + [s] + shape[axis + 1:]
+        pad = ops.broadcast(const(identity, t), axes_const(pad_shape))
+        head = _slice(x, [0], [n - s], [axis])
+        x = combine(x, ops.concat([pad, head], axis))
+        s *= 2
+    return x
+
+
+def _cumulative(name, product, nan_to):
+    def kernel(x, axis, dtype=None):
+        if axis is None:
+            x, axis = np.reshape(x, -1), 0
+        n = x.shape[axis]
+        if x.size == 0 or (n == 1 and (nan_to is None or _kind(x) != "f")):
+            return np.array(x, copy=True)
+        if _wide(x):
+            return _reference(name)(x, axis)
+
+        def build(p):
+            t = etype(p)
+            if t in _FLOAT:
+                u = _up(p)
+                if nan_to is not None:
+                    u = ops.select(ops.is_nan(u), const(nan_to, etype(u)), u)
+                if product:
+                    r = _scan_nodes(u, axis, n, ops.multiply, 1.0)
+                else:
+                    r = ops.cumsum(u, const(axis, T.i64))
+                return _conv(r, t)
+            u = _conv(_up(p), _I32)  # wrapping Add/Multiply: u32 as its bit pattern
+            r = _scan_nodes(u, axis, n, ops.multiply if product else ops.add, 1 if product else 0)
+            return _conv(r, t) if t != T.u32 else ops.convert(r, t)
+
+        return run1((name, axis), build, x)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+cumsum = _cumulative("cumsum", False, None)
+cumprod = _cumulative("cumprod", True, None)
+nancumsum = _cumulative("nancumsum", False, 0.0)
+nancumprod = _cumulative("nancumprod", True, 1.0)
+
+
+def _count_before_nodes(seq, v, side, negate=False):
+    """int32 node: how many of the 1-D sorted ``seq`` sort before each of ``v`` (NumPy's
+    order: NaN last); an exact broadcast comparison and a count (< 2**24: exact)."""
+    seq, v = _up(seq), _up(v)
+    rank = len(v.get_output_partial_shape(0))
+    v2 = ops.unsqueeze(v, const(rank, T.i64))
+    is_float = etype(seq) in _FLOAT
+    if side == "left":
+        c = _lt(seq, v2)
+        if is_float:
+            c = ops.logical_or(c, ops.logical_and(ops.is_nan(v2), ops.logical_not(ops.is_nan(seq))))
+    else:
+        if is_float:
+            c = ops.logical_or(ops.less_equal(seq, v2), ops.is_nan(v2))
+        else:
+            c = ops.logical_not(_lt(v2, seq))
+    if negate:  # how many do not sort before
+        c = ops.logical_not(c)
+    return ops.reduce_sum(ops.convert(c, _I32), const(rank, T.i64), False)
+
+
+def searchsorted(sorted_sequence, values, side):
+    n = np.shape(sorted_sequence)[0]
+    if n == 0 or np.size(values) == 0:
+        return np.zeros(np.shape(values), np.int32)
+    if _wide(values):
+        return _reference("searchsorted")(sorted_sequence, values, side)
+
+    def build(s, v):
+        return _count_before_nodes(s, v, side)
+
+    return run1(("searchsorted", side), build, sorted_sequence, values)
+
+
+def digitize(x, bins):
+    n = np.shape(bins)[0]
+    if n == 0 or np.size(x) == 0:
+        return np.zeros(np.shape(x), np.int32)
+    if _wide(x):
+        return _reference("digitize")(x, bins)
+
+    def build(xp, b):
+        inc = _count_before_nodes(b, xp, "right")
+        if n < 2:
+            return inc
+        flipped = ops.gather(b, axes_const(np.arange(n - 1, -1, -1)), const(0, T.i64))
+        # n - count: the CPU plugin miscomputes a Subtract fused after this ReduceSum
+        dec = _count_before_nodes(flipped, xp, "right", negate=True)
+        last = _up(ops.gather(b, const(n - 1, T.i64), const(0, T.i64)))
+        first = _up(ops.gather(b, const(0, T.i64), const(0, T.i64)))
+        return ops.select(_lt(last, first), dec, inc)
+
+    return run1(("digitize",), build, x, bins)
+
+
+def count_nonzero(x, axis):
+    shape, axes, out = _reduce_plan(x, axis, False)
+    if np.size(x) == 0:
+        return np.zeros(out, np.int32)
+    if _wide(x):
+        return _reference("count_nonzero")(x, axis)
+
+    def build(p):
+        c = ops.convert(_nonzero(p), _I32)
+        return ops.reduce_sum(c, axes_const(axes), False) if axes else c
+
+    return run1(("count_nonzero", axes), build, x)
+
+
+def isin(x1, x2, assume_unique, invert):
+    shape = np.shape(x1)
+    if np.size(x1) == 0 or np.size(x2) == 0:
+        return np.full(shape, bool(invert), np.bool_)
+    if _wide(x1):
+        return _reference("isin")(x1, x2, assume_unique, invert)
+
+    def build(a, b):
+        a, b = _up(a), _up(b)
+        rank = len(shape)
+        flat = ops.reshape(b, axes_const([-1]), False)
+        hit = _eq(ops.unsqueeze(a, const(rank, T.i64)), flat)
+        found = ops.reduce_logical_or(hit, const(rank, T.i64), False)
+        return ops.logical_not(found) if invert else found
+
+    return run1(("isin", bool(invert)), build, x1, x2)
+
+
+# ===== manipulation (polyops.ops.numpy.manipulation) ==================================
+
+
+def _move(key, build, x, out_shape):
+    """Run a data-movement model on ``x`` (8-byte dtypes as int32 pairs: the axes of
+    ``build`` are non-negative, so the extra last axis rides along)."""
+    if 0 in out_shape:
+        return np.empty(out_shape, x.dtype)
+    xb, undo = _bits32(x)
+    return undo(run1(key, build, xb))
+
+
+def roll(x, shift, axis):
+    shape = tuple(np.shape(x))
+    if axis is None:
+        n = math.prod(shape)
+        if n == 0 or shift % n == 0:
+            return np.array(x, copy=True)
+        flat_shape = [n]
+
+        def build(p):
+            wide = len(p.get_output_partial_shape(0)) > len(shape)
+            f = ops.reshape(p, axes_const(flat_shape + ([2] if wide else [])), False)
+            r = ops.roll(f, axes_const([shift % n]), axes_const([0]))
+            return ops.reshape(r, axes_const(list(shape) + ([2] if wide else [])), False)
+
+        return _move(("roll", shift % n, None), build, x, shape)
+    pairs = [(a, s % shape[a]) for a, s in zip(axis, shift) if shape[a] and s % shape[a]]
+    if not pairs or 0 in shape:
+        return np.array(x, copy=True)
+
+    def build(p):
+        return ops.roll(p, axes_const([s for _, s in pairs]), axes_const([a for a, _ in pairs]))
+
+    return _move(("roll", tuple(pairs)), build, x, shape)
+
+
+def tile(x, repeats):
+    shape = tuple(np.shape(x))
+    nd = _bmax(len(shape), len(repeats))
+    shape = (1,) * (nd - len(shape)) + shape
+    reps = (1,) * (nd - len(repeats)) + tuple(repeats)
+    out = tuple(s * r for s, r in zip(shape, reps))
+    if builtins.all(r == 1 for r in reps):
+        return np.array(x, copy=True).reshape(out)
+
+    def build(p):
+        wide = len(p.get_output_partial_shape(0)) > len(np.shape(x))
+        extra = [2] if wide else []
+        p = ops.reshape(p, axes_const(list(shape) + extra), False)
+        return ops.tile(p, axes_const(list(reps) + ([1] if wide else [])))
+
+    return _move(("tile", shape, reps), build, x, out)
+
+
+def repeat(x, repeats, axis):
+    shape = tuple(np.shape(x))
+    if axis is None:
+        shape, axis, flat = (math.prod(shape),), 0, True
+    else:
+        flat = False
+    n = shape[axis]
+    if isinstance(repeats, int):
+        idx = np.repeat(np.arange(n), repeats)
+    else:
+        idx = np.repeat(np.arange(n), np.asarray(repeats, np.int64))
+    out = shape[:axis] + (len(idx),) + shape[axis + 1:]
+    if 0 in out:
+        return np.empty(out, x.dtype)
+    key_idx = repeats if isinstance(repeats, int) else tuple(repeats)
+
+    def build(p):
+        if flat:
+            wide = len(p.get_output_partial_shape(0)) > np.ndim(x)
+            p = ops.reshape(p, axes_const(list(shape) + ([2] if wide else [])), False)
+        return ops.gather(p, axes_const(idx), const(axis, T.i64))
+
+    return _move(("repeat", key_idx, axis, flat), build, x, out)
+
+
+# ===== indexing (polyops.ops.numpy.indexing) ==========================================
+
+
+def _triangle(name, lower):
+    def kernel(x, k):
+        shape = tuple(np.shape(x))
+        if 0 in shape:
+            return np.empty(shape, x.dtype)
+        n, m = shape[-2:]
+        rows = np.arange(n).reshape(n, 1)
+        cols = np.arange(m).reshape(1, m)
+        keep = (cols <= rows + k) if lower else (cols >= rows + k)
+        if keep.all():
+            return np.array(x, copy=True)
+        wide = _wide(x)
+
+        def build(p):
+            mask = keep[..., None] if wide else keep
+            zero = ops.broadcast(const(0, etype(p)), axes_const(mask.shape))
+            return ops.select(const(mask, T.boolean), p, zero)
+
+        return _move((name, k, n, m), build, x, shape)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+tril = _triangle("tril", True)
+triu = _triangle("triu", False)
+
+
+def take_along_axis(x, indices, axis):
+    if axis is None:
+        return take(np.reshape(x, -1), indices, None) if np.size(indices) else np.empty(np.shape(indices), x.dtype)
+    xs, ish = tuple(np.shape(x)), tuple(np.shape(indices))
+    base = list(xs)
+    base[axis] = ish[axis]
+    out = np.broadcast_shapes(tuple(base), ish)
+    if 0 in out:
+        return np.empty(out, x.dtype)
+    n = xs[axis]
+    xshape = tuple(o if i != axis else n for i, o in enumerate(out))
+
+    def build(p, i):
+        wide = len(p.get_output_partial_shape(0)) > len(xs)
+        extra = [2] if wide else []
+        if xs != xshape:
+            p = ops.broadcast(p, axes_const(list(xshape) + extra))
+        i = ops.broadcast(i, axes_const(out)) if ish != out else i
+        bad = ops.logical_or(ops.less(i, const(-n, _I32)), ops.greater_equal(i, const(n, _I32)))
+        flag = ops.reduce_logical_or(bad, axes_const(range(len(out))), False)
+        i = ops.select(ops.less(i, const(0, _I32)), ops.add(i, const(n, _I32)), i)
+        if wide:
+            i = ops.broadcast(ops.unsqueeze(i, const(len(out), T.i64)), axes_const(list(out) + [2]))
+        return [ops.gather_elements(p, i, axis), flag]
+
+    xb, undo = _bits32(x)
+    g, flag = run(("take_along_axis", axis), build, xb, indices)
+    if bool(flag):
+        raise IndexError(f"take_along_axis: index out of bounds for axis of size {n}")
+    return undo(g)
+
+
+def _pad_index(n, b, a, mode):
+    q = np.arange(-b, n + a)
+    if mode == "edge":
+        return np.clip(q, 0, n - 1)
+    if mode == "wrap":
+        return q % n
+    if mode == "reflect":
+        if n == 1:
+            return np.zeros_like(q)
+        m = q % (2 * (n - 1))
+        return np.where(m < n, m, 2 * (n - 1) - m)
+    m = q % (2 * n)  # symmetric
+    return np.where(m < n, m, 2 * n - 1 - m)
+
+
+def pad(x, pad_width, mode, constant_values):
+    shape = tuple(np.shape(x))
+    widths = tuple(pad_width)
+    out = tuple(d + b + a for d, (b, a) in zip(shape, widths))
+    if mode not in ("constant", "edge", "reflect", "symmetric", "wrap"):
+        return _reference("pad")(x, pad_width, mode, constant_values)
+    if 0 in out:
+        return np.empty(out, x.dtype)
+    if builtins.all(b == 0 and a == 0 for b, a in widths):
+        return np.array(x, copy=True)
+    if mode == "constant":
+        if np.size(x) == 0:
+            return np.full(out, constant_values, x.dtype)
+        value = np.asarray(constant_values).astype(x.dtype)
+        if _wide(x):  # the constant's bit pattern as an int32 pair
+            value = np.ascontiguousarray(value).reshape(1).view(np.int32)
+
+        def build(p):
+            t = etype(p)
+            extra = [(0, 0)] if len(p.get_output_partial_shape(0)) > len(shape) else []
+            w = list(widths) + extra
+            begin = axes_const([b for b, _ in w])
+            end = axes_const([a for _, a in w])
+            if extra:  # a constant pair: pad with zeros, then select the pattern in
+                z = ops.pad(p, begin, end, "constant", const(0, t))
+                inside = np.zeros(out, np.bool_)
+                inside[tuple(slice(b, b + d) for d, (b, _) in zip(shape, widths))] = True
+                fill = ops.broadcast(const(value, t), axes_const(list(out) + [2]))
+                return ops.select(const(inside[..., None], T.boolean), z, fill)
+            return ops.pad(p, begin, end, "constant", const(value, t))
+
+        return _move(("pad", widths, mode, repr(value.tolist())), build, x, out)
+
+    def build(p):
+        for axis, (d, (b, a)) in enumerate(zip(shape, widths)):
+            if b or a:
+                p = ops.gather(p, axes_const(_pad_index(d, b, a, mode)), const(axis, T.i64))
+        return p
+
+    return _move(("pad", widths, mode), build, x, out)
