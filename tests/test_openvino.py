@@ -17,7 +17,8 @@ def test_repeated_calls_do_not_recompile():
     from polyops_openvino import _graph
 
     with polyops.use_backend("openvino"):
-        a = np.arange(6, dtype="float32").reshape(2, 3)
+        # shapes no other test uses: the cache is per process and shared with them
+        a = np.arange(7 * 13, dtype="float32").reshape(7, 13)
         ops.add(a, a)
         before = len(_graph._cache)
         for _ in range(5):

@@ -91,6 +91,20 @@ def assert_case(rec, dtype, backend):
         assert_values(got, want, spec.dtype, tolerance(spec.dtype, rec.name, rec))
 
 
+def assert_none_dims(rec, dtype):
+    """With every input dim unknown, the rule still infers: each output dim is None or the
+    true size, at the same rank and dtype."""
+    inputs = make_inputs(rec, dtype)
+    knowns = outputs(call(rec, specs(inputs)))
+    unknowns = outputs(call(rec, specs(inputs, unknown=True, keep_ones=rec.keep_ones)))
+    assert len(unknowns) == len(knowns)
+    for known, unknown in zip(knowns, unknowns):
+        assert unknown.dtype == known.dtype
+        assert len(unknown.shape) == len(known.shape)
+        for u, k in zip(unknown.shape, known.shape):
+            assert u is None or u == k, f"{unknown.shape} does not generalize {known.shape}"
+
+
 def assert_reference_matches(rec, dtype, backend):
     """The op's reference implementation agrees with the backend's native kernel.
 

@@ -17,8 +17,9 @@ from polyops import ops
 from polyops._op import OPS
 from polyops._registry import get_backend
 from polyops.testing import (
-    assert_case, assert_reference_matches, call, case_id, cases, make_inputs, specs,
+    assert_case, assert_reference_matches, case_id, cases,
 )
+from polyops.testing._check import assert_none_dims
 from polyops.testing.pytest_plugin import expected_failures
 
 CASES = cases()
@@ -72,12 +73,7 @@ def test_reference_agrees_with_native(case, kit_backend):
 @pytest.mark.parametrize("case", [c for c in CASES if c[0].shapes][::2],
                          ids=[case_id(c) for c in CASES if c[0].shapes][::2])
 def test_none_dims(case):
-    rec, dtype = case
-    inputs = make_inputs(rec, dtype)
-    known = call(rec, specs(inputs))
-    unknown = call(rec, specs(inputs, unknown=True, keep_ones=rec.keep_ones))
-    assert unknown.dtype == known.dtype and len(unknown.shape) == len(known.shape)
-    assert all(u is None or u == k for u, k in zip(unknown.shape, known.shape))
+    assert_none_dims(*case)
 
 
 def test_registry_behaviour(kit_backend, request):

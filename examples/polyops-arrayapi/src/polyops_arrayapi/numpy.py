@@ -291,7 +291,9 @@ def make_kernels(xp) -> dict:
         reinterpreted on the host through DLPack and NumPy (eager only)."""
         import numpy as np
 
-        if not hasattr(x, "__dlpack__") and hasattr(x, "view"):
+        if not hasattr(x, "__dlpack__") and hasattr(x, "view"):  # dask
+            if np.dtype(dtype).itemsize == x.dtype.itemsize:  # 0-d included
+                return x.map_blocks(lambda b: b.view(dtype), dtype=np.dtype(dtype))
             return x.view(dtype)
         return xp.asarray(np.from_dlpack(x).view(np.dtype(dtype)).copy())
 
