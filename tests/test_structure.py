@@ -52,7 +52,7 @@ def test_every_plugin_has_the_same_files():
         pkg = plugin / "src" / f"polyops_{plugin.name}"
         files[plugin.name] = sorted(p.name for p in pkg.glob("*.py") if not p.name.startswith("_")
                                     or p.name == "__init__.py")
-    expected = ["__init__.py", "core.py", "nn.py", "numpy.py"]
+    expected = ["__init__.py", "core.py", "image.py", "linalg.py", "math.py", "nn.py", "numpy.py"]
     assert files == {name: expected for name in files}
 
 

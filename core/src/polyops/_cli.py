@@ -51,7 +51,9 @@ def coverage_table(names=None) -> tuple[list[str], dict[str, dict[str, str]]]:
     return list(OPS), table
 
 
-_MARK = {"native": "N", "reference": "r", "missing": "-"}
+_MARK = {"native": "N", "reference": "r", "host": "h", "missing": "-"}
+_LEGEND = ("N = native kernel, r = core's reference implementation, h = core's host computation "
+           "(numpy, eager only), - = missing")
 
 
 def coverage_markdown(ops, table) -> str:
@@ -67,9 +69,10 @@ def coverage_markdown(ops, table) -> str:
     totals = []
     for b in backends:
         counts = {k: sum(1 for v in table[b].values() if v == k) for k in _MARK}
-        totals.append(f"{counts['native']} N / {counts['reference']} r / {counts['missing']} -")
+        totals.append(f"{counts['native']} N / {counts['reference']} r / {counts['host']} h / "
+                      f"{counts['missing']} -")
     lines.append("| **total** | | " + " | ".join(totals) + " |")
-    return "\n".join(lines) + "\n\nN = native kernel, r = core's reference implementation, - = missing\n"
+    return "\n".join(lines) + "\n\n" + _LEGEND + "\n"
 
 
 def coverage_png(ops, table, path) -> None:
@@ -85,13 +88,13 @@ def coverage_png(ops, table, path) -> None:
     import numpy as np
 
     backends = list(table)
-    code = {"missing": 0, "reference": 1, "native": 2}
+    code = {"missing": 0, "host": 1, "reference": 2, "native": 3}
     grid = np.array([[code[table[b][op]] for b in backends] for op in ops])
     fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(backends), 0.8 + 0.16 * len(ops)))
-    ax.imshow(grid, aspect="auto", cmap=ListedColormap(["#d62728", "#9ecae1", "#2ca02c"]), vmin=0, vmax=2)
+    ax.imshow(grid, aspect="auto", cmap=ListedColormap(["#d62728", "#fdae6b", "#9ecae1", "#2ca02c"]), vmin=0, vmax=3)
     ax.set_xticks(range(len(backends)), backends, rotation=30, ha="right")
     ax.set_yticks(range(len(ops)), ops, fontsize=6)
-    ax.set_title("polyops coverage: green native, blue reference, red missing", fontsize=8)
+    ax.set_title("polyops coverage: green native, blue reference, orange host, red missing", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -114,8 +117,8 @@ def _coverage(args) -> int:
         for b in backends:
             counts = {k: sum(1 for v in table[b].values() if v == k) for k in _MARK}
             print(f"{b:<12} {counts['native']:>4} native  {counts['reference']:>4} reference  "
-                  f"{counts['missing']:>4} missing  of {len(ops)} ops")
-        print("\nN = native kernel, r = core's reference implementation, - = missing")
+                  f"{counts['host']:>4} host  {counts['missing']:>4} missing  of {len(ops)} ops")
+        print("\n" + _LEGEND)
     if args.png:
         coverage_png(ops, table, args.png)
     missing = sum(1 for b in backends for v in table[b].values() if v == "missing")

@@ -52,6 +52,7 @@ class Op:
         self.promote = promote
         self.prepare = prepare
         self.elementwise = elementwise  # "unary", "binary" or None
+        self.host = False  # the reference computes on the host with numpy (eager only)
         self.signature = inspect.signature(rule)
         params = list(self.signature.parameters.values())
         self.params = [p.name for p in params]
@@ -404,11 +405,15 @@ def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
     fn.__wrapped__ = rule
     fn.op = op
     fn.reference = lambda ref: _set_ref(op, ref)
+    fn.host_reference = lambda ref: _set_ref(op, ref, host=True)
     return fn
 
 
-def _set_ref(op: Op, ref: Callable) -> Callable:
+def _set_ref(op: Op, ref: Callable, host: bool = False) -> Callable:
+    """Give ``op`` its reference; ``host`` marks one that reads its inputs to numpy and
+    computes there (eager only: under a trace it raises TypeError naming the op)."""
     op.ref = _positional(ref)
+    op.host = host
     return ref
 
 

@@ -66,7 +66,7 @@ class Backend:
         self.error: str | None = None
         self.runtime = None
         self.table: list = []
-        self.sources: dict[str, str] = {}  # op name -> "native" | "reference" | "missing"
+        self.sources: dict[str, str] = {}  # op name -> "native" | "reference" | "host" | "missing"
 
     def __repr__(self):
         return f"<polyops backend {self.name!r} {self.status}>"
@@ -135,7 +135,7 @@ class Backend:
                 self.sources[op.name] = "native"
             elif op.ref is not None:
                 kernel = op.ref
-                self.sources[op.name] = "reference"
+                self.sources[op.name] = "host" if op.host else "reference"
             else:
                 self.sources[op.name] = "missing"
                 table.append(_op.missing_kernel(op, self))

@@ -30,3 +30,21 @@ def set_epsilon(value: float) -> None:
     """Set the fuzz factor used in numeric expressions."""
     global _EPSILON
     _EPSILON = float(value)
+
+
+_IMAGE_DATA_FORMAT = "channels_last"
+
+
+def image_data_format() -> str:
+    """The default ``data_format`` of the conv, pool and image ops ("channels_last")."""
+    return _IMAGE_DATA_FORMAT
+
+
+def set_image_data_format(value: str) -> None:
+    """Set the default ``data_format``: "channels_last" or "channels_first"."""
+    global _IMAGE_DATA_FORMAT
+    if value not in ("channels_last", "channels_first"):
+        raise ValueError(
+            f"set_image_data_format: expected 'channels_last' or 'channels_first', got {value!r}"
+        )
+    _IMAGE_DATA_FORMAT = value

@@ -47,6 +47,9 @@ class Runtime:
             array, a Python scalar or nested list, or another framework's tensor.
         convert_to_numpy: ``tensor -> numpy.ndarray`` (bfloat16 as ml_dtypes).
         devices: optional ``() -> list[str]``.
+        jvp: optional ``(fun, primals, tangents, has_aux) -> (primals_out, tangents_out[, aux])``
+            through the framework's forward-mode autodiff (``primals``/``tangents`` are
+            tuples of native tensors); None on backends that do not differentiate.
     """
 
     name: str
@@ -56,6 +59,7 @@ class Runtime:
     convert_to_tensor: Callable[[Any, str], Any]
     convert_to_numpy: Callable[[Any], Any]
     devices: Callable[[], list] = field(default=lambda: ["cpu"])
+    jvp: Callable | None = None
 
 
 class BackendSpec:

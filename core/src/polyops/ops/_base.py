@@ -89,6 +89,33 @@ def int_arg(op: str, name: str, value) -> int:
 
 
 
+def to_host(op: str, x):
+    """Read a concrete tensor into a ``numpy.ndarray`` for a host computation.
+
+    Host computations (an op whose reference is declared with ``@op.host_reference``)
+    are eager only: under a trace (jax.jit, tf.function) the framework cannot hand
+    over values, and this raises TypeError naming the op and the backend.
+    """
+    if isinstance(x, SymbolicTensor):
+        raise TypeError(f"{op}: computes on the host (eager only); got a SymbolicTensor")
+    from .._registry import current
+    from .core import convert_to_numpy
+
+    try:
+        return convert_to_numpy(x)
+    except Exception as exc:  # a tracer: jax ConcretizationTypeError, tf symbolic tensor...
+        raise TypeError(
+            f"{op}: computes on the host with numpy (eager only) on the {current().name} "
+            f"backend, and cannot run under a trace ({type(exc).__name__})") from exc
+
+
+def from_host(value, dtype: str):
+    """A host result (numpy array or scalar) as a tensor of the current backend, in ``dtype``."""
+    from .core import convert_to_tensor
+
+    import numpy as np
+
+    return convert_to_tensor(np.asarray(value), dtype)
 
 
 def exports(namespace: dict, family: str) -> list[str]:

@@ -277,8 +277,11 @@ def tolerance(dtype: str, name: str, rec: OpRecord | None = None) -> dict:
     return tol
 
 
-# The catalogue's records, one module per submodule of polyops.ops.numpy (and later families).
-GROUPS = ("elementwise", "logic", "indexing", "manipulation", "sorting", "statistics", "products")
+# The catalogue's records, one module per submodule of polyops.ops.numpy and of polyops.ops.nn,
+# polyops.ops.math and polyops.ops.image, and one for linalg.
+GROUPS = ("elementwise", "logic", "indexing", "manipulation", "sorting", "statistics", "products",
+          "nn_activations", "nn_conv", "nn_losses", "nn_normalization", "math_functions", "math_fft",
+          "linalg", "image_basic", "image_sampling")
 
 
 def _load_groups():

@@ -1,12 +1,15 @@
-"""Neural-network ops (``keras.ops.nn``)."""
+"""Activations (relu, gelu, softmax...): elementwise and along-an-axis nonlinearities.
+
+Part of `polyops.ops.nn`; see that package's docstring for how an op is declared.
+"""
 
 from __future__ import annotations
 
-from .. import _promote
-from .._op import defop
-from .._shapes import canonicalize_axis
-from ._base import key, shape_of, spec, unary
-from .numpy import add, divide, exp, max, maximum, negative, subtract, sum
+from ... import _promote
+from ..._op import defop
+from ..._shapes import canonicalize_axis
+from .._base import key, shape_of, spec, unary
+from ..numpy import add, divide, exp, max, maximum, negative, subtract, sum
 
 relu = unary("relu", family="nn", promote=_promote.ordered(_promote.numeric), doc=(
     "Rectified linear unit, ``max(x, 0)``.  Keras: ``keras.ops.relu``.\n\n"
@@ -52,6 +55,6 @@ def _softmax_ref(x, axis=-1):
     return divide(e, sum(e, (axis,), True))
 
 
-from ._base import exports as _exports  # noqa: E402
+from .._base import exports as _exports  # noqa: E402
 
 __all__ = _exports(globals(), "nn")

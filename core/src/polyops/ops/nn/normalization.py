@@ -1,0 +1,10 @@
+"""Normalizations and attention: moments, batch/layer/RMS normalization, psnr, polar.
+
+Part of `polyops.ops.nn`; see that package's docstring for how an op is declared.
+"""
+
+from __future__ import annotations
+
+from .._base import exports as _exports  # noqa: E402
+
+__all__ = _exports(globals(), "nn")

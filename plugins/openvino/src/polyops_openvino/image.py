@@ -1,0 +1,3 @@
+"""OpenVINO kernels for the ``image`` op family (the rest use core's references)."""
+
+from __future__ import annotations
