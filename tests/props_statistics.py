@@ -2,29 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-# openvino's float32 max/min of a slice holding only -inf/+inf gives the largest finite
-# float instead (the ("max", "openvino") entry of test_properties.XFAILS); ptp, nanmax and
-# nanmin reduce with those kernels, so they inherit it.  The fix is in openvino's max/min.
-_OV_MAXMIN = ("openvino's float32 max/min over a slice of only -inf/+inf gives the finite "
-              "extreme (see XFAILS[('max', 'openvino')]); {op} reduces with that kernel")
-
-
-def _xfails():
-    from test_properties import Case, T
-
-    ninf = np.array([-np.inf, np.nan], np.float32)
-    pinf = np.array([np.inf], np.float32)
-    return {
-        ("nanmax", "openvino"): (_OV_MAXMIN.format(op="nanmax"), Case("nanmax", [ninf], (T(0),))),
-        ("nanmin", "openvino"): (_OV_MAXMIN.format(op="nanmin"), Case("nanmin", [pinf], (T(0),))),
-        ("ptp", "openvino"): (_OV_MAXMIN.format(op="ptp") + ": ptp([inf]) is inf, not nan",
-                              Case("ptp", [pinf], (T(0),))),
-    }
-
-
-XFAILS: dict = {}  # filled by strategies() (the Case class lives in test_properties)
+import numpy as np  # noqa: F401
 
 METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
@@ -37,7 +15,6 @@ def strategies() -> dict:
         ANY, DTYPES, FLOATS, Case, Dom, T, WIDE, _neg, _prod_dom, arrays, axes_arg, shapes,
     )
 
-    XFAILS.update(_xfails())
     ORDERED = DTYPES  # no complex in the shared dtype list
 
     def _canon(axis, ndim):

@@ -30,3 +30,18 @@ def test_repeated_calls_do_not_recompile():
         assert len(_graph._cache) == before + 2
         ops.sum(a, axis=0), ops.sum(a, axis=1)  # static arguments are part of the key
         assert len(_graph._cache) == before + 4
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_extrema_of_only_infinities(dtype):
+    """The CPU plugin's f32 ReduceMax/Min of a slice of only -inf/+inf gives the finite
+    extreme; the kernel puts the infinity back (and nanmax/nanmin/ptp inherit it)."""
+    ninf = np.array([[-np.inf, -np.inf], [-np.inf, 1.0]], dtype)
+    pinf = -ninf
+    with polyops.use_backend("openvino"):
+        np.testing.assert_array_equal(ops.max(ninf, axis=1), [-np.inf, 1.0])
+        np.testing.assert_array_equal(ops.min(pinf, axis=1), [np.inf, -1.0])
+        np.testing.assert_array_equal(ops.nanmax(np.array([-np.inf, np.nan], dtype)), -np.inf)
+        np.testing.assert_array_equal(ops.nanmin(np.array([np.inf, np.nan], dtype)), np.inf)
+        assert np.isnan(ops.ptp(np.array([np.inf], dtype)))
+        np.testing.assert_array_equal(ops.max(ninf), 1.0)

@@ -611,6 +611,11 @@ def _ext_reduce(name, float_fn, fn, bool_fn, int_pad):
             if t in _FLOAT:
                 if axes:
                     r = float_fn(u, axes_const(axes), keepdims)
+                    # the CPU plugin's f32 ReduceMax/Min of a slice of only -inf/+inf gives
+                    # the finite extreme: put the infinity back
+                    inf = const(-np.inf if fn is ops.maximum else np.inf, ut)
+                    only_inf = ops.reduce_logical_and(ops.equal(u, inf), axes_const(axes), keepdims)
+                    r = ops.select(only_inf, inf, r)
                     has_nan = ops.reduce_logical_or(ops.is_nan(u), axes_const(axes), keepdims)
                     r = ops.select(has_nan, const(np.nan, ut), r)
                 else:
