@@ -142,3 +142,52 @@ class BackendPlugin:
 
     def __repr__(self):
         return f"<polyops backend plugin {self.name!r} ({self.package})>"
+
+
+# ----- helpers for kernel authors ------------------------------------------------------
+# Static computations (on shapes and static arguments, never on tensor data) that core's
+# references use and that native kernels need too, so every backend agrees with them.
+
+
+def reference(name: str) -> Callable | None:
+    """Core's reference implementation of op ``name`` (None for a primitive).
+
+    A kernel may fall back to it for inputs its framework does not cover (a rare dtype
+    or mode); it takes the kernel's positional arguments and runs on the current backend.
+    """
+    from ._op import OPS
+
+    return OPS[name].ref
+
+
+def pad_index(n: int, before: int, after: int, mode: str):
+    """NumPy's source indices (an int64 ``numpy.ndarray``) of an axis of size ``n`` padded
+    by ``(before, after)`` in one of ``np.pad``'s index modes: "edge", "wrap", "reflect" or
+    "symmetric".  Gathering them along the axis is the padding."""
+    import numpy as np
+
+    q = np.arange(-before, n + after)
+    if mode == "edge":
+        return np.clip(q, 0, n - 1)
+    if mode == "wrap":
+        return q % n
+    if mode == "reflect":
+        if n == 1:
+            return np.zeros_like(q)
+        m = q % (2 * (n - 1))
+        return np.where(m < n, m, 2 * (n - 1) - m)
+    if mode != "symmetric":
+        raise ValueError(f"pad_index: expected mode edge, wrap, reflect or symmetric, got {mode!r}")
+    m = q % (2 * n)
+    return np.where(m < n, m, 2 * n - 1 - m)
+
+
+def quantile_plan(counts, q: float, method: str, int_q: bool = False):
+    """NumPy's interpolation plan of quantile ``q`` over sorted samples of sizes ``counts``
+    (an int64 ``numpy.ndarray``): ``(prev, next, gamma)``, int64 index arrays into each
+    sorted sample (NaNs sorted last) and float64 weights (None: take ``prev`` as is).
+    ``method`` is one of linear, lower, higher, midpoint, nearest; ``int_q`` says ``q``
+    came as an integer percentage-free value (quantile's integer fast path)."""
+    from .ops.numpy.statistics import _virtual_indexes
+
+    return _virtual_indexes(counts, q, method, int_q)

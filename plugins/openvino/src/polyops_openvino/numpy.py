@@ -20,6 +20,8 @@ import math
 import numpy as np
 import openvino as ov
 
+from polyops.plugin import pad_index, reference
+
 from ._graph import BF16, T, axes_const, const, etype, ops, run, run1
 from .core import _np_dtype
 
@@ -1083,14 +1085,6 @@ def argsort(x, axis):
 # ===== helpers of the catalogue kernels ===============================================
 
 
-def _reference(name):
-    """Core's reference of op ``name`` (it runs on this backend's kernels): the fallback
-    of a kernel for the inputs its model does not cover (64-bit data, rare modes)."""
-    from polyops._op import OPS
-
-    return OPS[name].ref
-
-
 def _wide(x):
     """True for 8-byte dtypes, which the CPU plugin narrows in most nodes."""
     return np.asarray(x).dtype.itemsize == 8
@@ -1326,7 +1320,7 @@ def _fmod_build(a, b):
 
 def fmod(x1, x2):
     if _wide(x1):
-        return _reference("fmod")(x1, x2)
+        return reference("fmod")(x1, x2)
     return _ew(("fmod",), _fmod_build, x1.dtype, x1, x2)
 
 
@@ -1360,13 +1354,13 @@ def _gcd_build(lcm):
 
 def gcd(x1, x2):
     if _wide(x1):
-        return _reference("gcd")(x1, x2)
+        return reference("gcd")(x1, x2)
     return _ew(("gcd",), _gcd_build(False), x1.dtype, x1, x2)
 
 
 def lcm(x1, x2):
     if _wide(x1):
-        return _reference("lcm")(x1, x2)
+        return reference("lcm")(x1, x2)
     return _ew(("lcm",), _gcd_build(True), x1.dtype, x1, x2)
 
 
@@ -1444,7 +1438,7 @@ def sort(x, axis):
     if x.size == 0 or n == 1:
         return np.array(x, copy=True)
     if _wide(x):
-        return _reference("sort")(x, axis)
+        return reference("sort")(x, axis)
 
     def build(p):
         return ops.gather_elements(p, _sort_index(p, axis, n), axis)
@@ -1478,7 +1472,7 @@ def _cumulative(name, product, nan_to):
         if x.size == 0 or (n == 1 and (nan_to is None or _kind(x) != "f")):
             return np.array(x, copy=True)
         if _wide(x):
-            return _reference(name)(x, axis)
+            return reference(name)(x, axis)
 
         def build(p):
             t = etype(p)
@@ -1533,7 +1527,7 @@ def searchsorted(sorted_sequence, values, side):
     if n == 0 or np.size(values) == 0:
         return np.zeros(np.shape(values), np.int32)
     if _wide(values):
-        return _reference("searchsorted")(sorted_sequence, values, side)
+        return reference("searchsorted")(sorted_sequence, values, side)
 
     def build(s, v):
         return _count_before_nodes(s, v, side)
@@ -1546,7 +1540,7 @@ def digitize(x, bins):
     if n == 0 or np.size(x) == 0:
         return np.zeros(np.shape(x), np.int32)
     if _wide(x):
-        return _reference("digitize")(x, bins)
+        return reference("digitize")(x, bins)
 
     def build(xp, b):
         inc = _count_before_nodes(b, xp, "right")
@@ -1567,7 +1561,7 @@ def count_nonzero(x, axis):
     if np.size(x) == 0:
         return np.zeros(out, np.int32)
     if _wide(x):
-        return _reference("count_nonzero")(x, axis)
+        return reference("count_nonzero")(x, axis)
 
     def build(p):
         c = ops.convert(_nonzero(p), _I32)
@@ -1581,7 +1575,7 @@ def isin(x1, x2, assume_unique, invert):
     if np.size(x1) == 0 or np.size(x2) == 0:
         return np.full(shape, bool(invert), np.bool_)
     if _wide(x1):
-        return _reference("isin")(x1, x2, assume_unique, invert)
+        return reference("isin")(x1, x2, assume_unique, invert)
 
     def build(a, b):
         a, b = _up(a), _up(b)
@@ -1737,27 +1731,12 @@ def take_along_axis(x, indices, axis):
     return undo(g)
 
 
-def _pad_index(n, b, a, mode):
-    q = np.arange(-b, n + a)
-    if mode == "edge":
-        return np.clip(q, 0, n - 1)
-    if mode == "wrap":
-        return q % n
-    if mode == "reflect":
-        if n == 1:
-            return np.zeros_like(q)
-        m = q % (2 * (n - 1))
-        return np.where(m < n, m, 2 * (n - 1) - m)
-    m = q % (2 * n)  # symmetric
-    return np.where(m < n, m, 2 * n - 1 - m)
-
-
 def pad(x, pad_width, mode, constant_values):
     shape = tuple(np.shape(x))
     widths = tuple(pad_width)
     out = tuple(d + b + a for d, (b, a) in zip(shape, widths))
     if mode not in ("constant", "edge", "reflect", "symmetric", "wrap"):
-        return _reference("pad")(x, pad_width, mode, constant_values)
+        return reference("pad")(x, pad_width, mode, constant_values)
     if 0 in out:
         return np.empty(out, x.dtype)
     if builtins.all(b == 0 and a == 0 for b, a in widths):
@@ -1788,7 +1767,7 @@ def pad(x, pad_width, mode, constant_values):
     def build(p):
         for axis, (d, (b, a)) in enumerate(zip(shape, widths)):
             if b or a:
-                p = ops.gather(p, axes_const(_pad_index(d, b, a, mode)), const(axis, T.i64))
+                p = ops.gather(p, axes_const(pad_index(d, b, a, mode)), const(axis, T.i64))
         return p
 
     return _move(("pad", widths, mode), build, x, out)

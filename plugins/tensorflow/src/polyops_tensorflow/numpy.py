@@ -15,6 +15,8 @@ import builtins
 import numpy as np
 import tensorflow as tf
 
+from polyops.plugin import pad_index, quantile_plan
+
 from .core import NP_DTYPES, TF_DTYPES, EagerTensor
 
 _BOOL = tf.bool
@@ -1483,22 +1485,6 @@ def vander(x, N, increasing):
     return out if increasing else tf.reverse(out, _ints((1,)))
 
 
-def _pad_index(n, b, a, mode):
-    """NumPy's source indices of an axis of size n padded by (b, a) in an index mode."""
-    q = np.arange(-b, n + a)
-    if mode == "edge":
-        return np.clip(q, 0, n - 1)
-    if mode == "wrap":
-        return q % n
-    if mode == "reflect":
-        if n == 1:
-            return np.zeros_like(q)
-        m = q % (2 * (n - 1))
-        return np.where(m < n, m, 2 * (n - 1) - m)
-    m = q % (2 * n)  # symmetric
-    return np.where(m < n, m, 2 * n - 1 - m)
-
-
 def _pad_stat(t, axis, mode, d):
     """The statistic of ``t`` along ``axis`` (keepdims) in ``d``, as core's reference pads."""
     from .core import cast
@@ -1560,7 +1546,7 @@ def pad(x, pad_width, mode, constant_values):
             continue
         n = x.shape[axis]
         if mode in ("edge", "reflect", "symmetric", "wrap"):
-            x = tf.gather(x, _ints(_pad_index(n, b, a, mode)), axis=axis)
+            x = tf.gather(x, _ints(pad_index(n, b, a, mode)), axis=axis)
             continue
         lead = (slice(None),) * axis
         if mode == "linear_ramp":
@@ -1767,7 +1753,6 @@ nanmedian = _median_family("nanmedian", True)
 
 def _quantile_family(name, scale, skip_nan):
     def kernel(x, q, axis, method, keepdims):
-        from polyops.ops.numpy.statistics import _virtual_indexes  # NumPy's own plan (host)
 
         d = x.dtype  # floating (ints and bools arrive as floatx)
         qs = q if isinstance(q, tuple) else (q,)
@@ -1788,13 +1773,13 @@ def _quantile_family(name, scale, skip_nan):
         if skip_nan:
             count = tf.subtract(tf.constant(n, _INT32), tf.reduce_sum(tf.cast(nan, _INT32), -1))
             sizes = np.arange(n + 1, dtype=np.int64)
-            plans = [_virtual_indexes(sizes, float(v) if not int_q else v, method, int_q) for v in qs]
+            plans = [quantile_plan(sizes, float(v) if not int_q else v, method, int_q) for v in qs]
 
             def pick(arrays, dtype):  # (k, n + 1) table -> kept + [k], per line's count
                 table = tf.constant(np.stack(arrays).T.astype(dtype))  # (n + 1, k)
                 return tf.gather(table, count)
         else:
-            plans = [_virtual_indexes(np.array([n], np.int64), v, method, int_q) for v in qs]
+            plans = [quantile_plan(np.array([n], np.int64), v, method, int_q) for v in qs]
 
             def pick(arrays, dtype):  # kept + [k] by broadcasting
                 return tf.constant(np.stack(arrays).reshape(k).astype(dtype))

@@ -18,6 +18,7 @@ import math
 import torch
 
 from polyops import standardize_dtype
+from polyops.plugin import pad_index
 
 from .core import TORCH_DTYPES
 
@@ -1126,22 +1127,6 @@ def vander(x, N, increasing):
     return out if increasing else torch.flip(out, (1,))
 
 
-def _pad_index(n, b, a, mode):
-    """Source indices of an axis of size n padded by (b, a) in an index mode (NumPy's)."""
-    q = torch.arange(-b, n + a)
-    if mode == "edge":
-        return torch.clamp(q, 0, n - 1)
-    if mode == "wrap":
-        return torch.remainder(q, n)
-    if mode == "reflect":
-        if n == 1:
-            return torch.zeros_like(q)
-        m = torch.remainder(q, 2 * (n - 1))
-        return torch.where(m < n, m, 2 * (n - 1) - m)
-    m = torch.remainder(q, 2 * n)  # symmetric
-    return torch.where(m < n, m, 2 * n - 1 - m)
-
-
 def _pad_stat(t, axis, mode):
     if mode == "maximum":
         return _max(t, (axis,), True, None)
@@ -1186,7 +1171,7 @@ def _pad(x, pad_width, mode, constant_values):
             continue
         n = x.shape[axis]
         if mode in ("edge", "reflect", "symmetric", "wrap"):
-            x = x.index_select(axis, _pad_index(n, b, a, mode))
+            x = x.index_select(axis, torch.as_tensor(pad_index(n, b, a, mode)))
             continue
         shape = list(x.shape)
         if mode == "linear_ramp":

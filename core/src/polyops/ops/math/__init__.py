@@ -13,4 +13,6 @@ from . import functions, fft  # noqa: F401
 from .functions import *  # noqa: F401,F403
 from .fft import *  # noqa: F401,F403
 
-__all__ = sorted(set(functions.__all__) | set(fft.__all__))
+# (the modules by their full names: ``fft`` the function shadows ``fft`` the module)
+__all__ = sorted(set().union(*(__import__(f"{__name__}.{m}", fromlist=["_"]).__all__
+                               for m in ("functions", "fft"))))

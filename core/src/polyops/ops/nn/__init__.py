@@ -19,4 +19,6 @@ from .conv import *  # noqa: F401,F403
 from .losses import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 
-__all__ = sorted(set().union(*(m.__all__ for m in (activations, conv, losses, normalization))))
+# (the modules by their full names: ``conv`` the function shadows ``conv`` the module)
+__all__ = sorted(set().union(*(__import__(f"{__name__}.{m}", fromlist=["_"]).__all__
+                               for m in ("activations", "conv", "losses", "normalization"))))

@@ -14,6 +14,7 @@ from ... import _dtypes, _promote
 from ..._op import defop
 from ..._shapes import broadcast_shapes, canonicalize_axis, normalize_shape, size_of
 from ..._symbolic import SymbolicTensor
+from ...plugin import pad_index
 from .._base import check_tensor, dtype_arg, int_arg, key, shape_of, spec, unary
 from ..core import cast
 from ..core import shape as _shape_of
@@ -992,22 +993,6 @@ def pad(x, pad_width, mode="constant", constant_values=None):
     return spec(out, _promote.preserve((key(x),))[0])
 
 
-def _pad_index(n, b, a, mode):
-    """Source indices of an axis of size n padded by (b, a) in an index mode."""
-    q = np.arange(-b, n + a)
-    if mode == "edge":
-        return np.clip(q, 0, n - 1)
-    if mode == "wrap":
-        return q % n
-    if mode == "reflect":
-        if n == 1:
-            return np.zeros_like(q)
-        m = q % (2 * (n - 1))
-        return np.where(m < n, m, 2 * (n - 1) - m)
-    m = q % (2 * n)  # symmetric
-    return np.where(m < n, m, 2 * n - 1 - m)
-
-
 def _slab(t, axis, start, stop):
     return take(t, _const(np.arange(start, stop)), axis)
 
@@ -1064,7 +1049,7 @@ def _pad_ref(x, pad_width, mode="constant", constant_values=None):
         shape = list(_shape_of(x))
         n = shape[axis]
         if mode in _INDEX_MODES:
-            x = take(x, _const(_pad_index(n, b, a, mode)), axis)
+            x = take(x, _const(pad_index(n, b, a, mode)), axis)
             continue
         if mode == "constant":
             before = full(tuple(shape[:axis] + [b] + shape[axis + 1:]), value, dtype) if b else None
