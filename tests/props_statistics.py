@@ -12,7 +12,8 @@ def strategies() -> dict:
     from hypothesis import strategies as st
 
     from test_properties import (
-        ANY, DTYPES, FLOATS, Case, Dom, T, WIDE, _neg, _prod_dom, arrays, axes_arg, shapes,
+        ANY, DTYPES, FLOATS, Case, Dom, T, WIDE, _dt, _neg, _prod_dom, arg_case, arrays, axes_arg,
+        shapes,
     )
 
     ORDERED = DTYPES  # no complex in the shared dtype list
@@ -41,22 +42,14 @@ def strategies() -> dict:
 
     @st.composite
     def nan_arg(draw, name):
-        dtype = draw(st.sampled_from(ORDERED))
-        shape = list(draw(shapes()))
-        kwargs = {}
-        if shape and draw(st.booleans()):
-            axis = draw(st.integers(0, len(shape) - 1))
-            shape[axis] = max(shape[axis], 1)
-            kwargs["axis"] = _neg(draw, axis, len(shape))
-        else:
-            shape = [max(d, 1) for d in shape]
-        if draw(st.booleans()):
-            kwargs["keepdims"] = draw(st.booleans())
-        x = draw(arrays(dtype, shape, WIDE))
-        if dtype in FLOATS and x.size and draw(st.booleans()):  # all-NaN slices
+        """argmax's cases, with all-NaN slices drawn in float inputs."""
+        case = draw(arg_case(name))
+        x = case.arrays[0]
+        if _dt(x) in FLOATS and x.size and draw(st.booleans()):
             x = x.copy()
             x.reshape(-1)[: draw(st.integers(1, x.size))] = np.nan
-        return Case(name, [x], (T(0),), kwargs)
+            case = Case(name, [x], case.args, case.kwargs)
+        return case
 
     @st.composite
     def q_case(draw, name, scale, nan_heavy):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import math
 import operator
+import sys
 
 from ... import _dtypes, _promote, config
 from ..._op import defop
@@ -373,15 +374,38 @@ def _reduce_rule(op, x, axis, keepdims, dtype):
     return spec(reduce_shape(x.shape, axes, keepdims), dtype)
 
 
-def _reduction(name, promote, out=None, doc="", prepare=None):
+def _check_nonempty(op, shape, axes):
+    """ValueError naming ``op`` when the reduced dims (``axes``; None: all) hold a 0."""
+    reduced = shape if axes is None else [shape[a] for a in axes]
+    if 0 in reduced:
+        raise ValueError(f"{op}: expected a non-empty reduction, got shape={tuple(shape)}")
+
+
+def _nonempty_prepare_for(op):
+    def prepare(x, axis=None, keepdims=False):
+        axes = canonicalize_axes(axis, len(x.shape), op)
+        _check_nonempty(op, tuple(x.shape), axes)
+        return x, axes, bool(keepdims)
+
+    return prepare
+
+
+def _reduction(name, promote, out=None, doc="", prepare=None, nonempty=False):
+    """A ``(x, axis=None, keepdims=False)`` reduction declared in the calling module;
+    ``nonempty`` makes an empty reduction a ValueError (max, ptp...)."""
+
     def rule(x, axis=None, keepdims=False):
         (dtype,) = promote((key(x),))
-        return _reduce_rule(name, x, axis, keepdims, out or dtype)
+        result = _reduce_rule(name, x, axis, keepdims, out or dtype)
+        if nonempty:
+            _check_nonempty(name, shape_of(x), canonicalize_axes(axis, len(shape_of(x)), name))
+        return result
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    return defop("numpy", tensors=("x",), promote=promote,
-                 prepare=prepare or _reduce_prepare_for(name))(rule)
+    rule.__module__ = sys._getframe(1).f_globals.get("__name__", rule.__module__)
+    prepare = prepare or (_nonempty_prepare_for(name) if nonempty else _reduce_prepare_for(name))
+    return defop("numpy", tensors=("x",), promote=promote, prepare=prepare)(rule)
 
 
 sum = _reduction("sum", _promote.accumulate, doc=(
@@ -470,12 +494,15 @@ amin = min
 
 
 def _arg_extremum(name, doc):
+    """An ``(x, axis=None, keepdims=False) -> int32`` index reduction declared in the
+    calling module: axis None (the flattened x) or one axis; an empty reduction is a
+    ValueError."""
+
     def prepare(x, axis=None, keepdims=False):
         shape = tuple(x.shape)
         if axis is not None:
             axis = canonicalize_axis(axis, len(shape), name)
-        if 0 in (shape if axis is None else (shape[axis],)):
-            raise ValueError(f"{name}: expected a non-empty tensor, got shape={shape}")
+        _check_nonempty(name, shape, None if axis is None else (axis,))
         return x, axis, bool(keepdims)
 
     def rule(x, axis=None, keepdims=False):
@@ -483,10 +510,12 @@ def _arg_extremum(name, doc):
         _ORD_PRESERVE((key(x),))
         if axis is not None:
             axis = canonicalize_axis(axis, len(shape), name)
+        _check_nonempty(name, shape, None if axis is None else (axis,))
         return spec(reduce_shape(shape, None if axis is None else (axis,), keepdims), "int32")
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
+    rule.__module__ = sys._getframe(1).f_globals.get("__name__", rule.__module__)
     return defop("numpy", tensors=("x",), promote=_ORD_PRESERVE, prepare=prepare)(rule)
 
 

@@ -12,12 +12,12 @@ import numpy as np
 
 from ... import _dtypes, _promote
 from ..._op import defop
-from ..._shapes import canonicalize_axes, canonicalize_axis, reduce_shape
+from ..._shapes import canonicalize_axes, reduce_shape
 from ..._symbolic import SymbolicTensor
 from .._base import key, shape_of, spec
 from ..core import cast, convert_to_numpy, convert_to_tensor
 from ..core import shape as _shape_of
-from .base import _reduce_prepare_for, _reduce_rule, add, arange, argmax, argmin, divide, equal
+from .base import _arg_extremum, _reduce_prepare_for, _reduce_rule, _reduction, add, arange, argmax, argmin, divide, equal
 from .base import all as _all
 from .base import floor_divide, full, logical_not, matmul, maximum, mean, minimum, multiply
 from .base import max as _max
@@ -55,37 +55,6 @@ def _has_nan(dtype) -> bool:
 
 def _isnan(x):
     return not_equal(x, x)
-
-
-def _check_nonempty(op, shape, axes):
-    reduced = shape if axes is None else [shape[a] for a in axes]
-    if 0 in reduced:
-        raise ValueError(f"{op}: expected a non-empty reduction, got shape={tuple(shape)}")
-
-
-def _nonempty_prepare_for(op):
-    def prepare(x, axis=None, keepdims=False):
-        axes = canonicalize_axes(axis, len(x.shape), op)
-        _check_nonempty(op, tuple(x.shape), axes)
-        return x, axes, bool(keepdims)
-
-    return prepare
-
-
-def _reduction(name, promote, doc, prepare=None, nonempty=False):
-    """A ``(x, axis=None, keepdims=False)`` reduction declared in this module."""
-
-    def rule(x, axis=None, keepdims=False):
-        (dtype,) = promote((key(x),))
-        out = _reduce_rule(name, x, axis, keepdims, dtype)
-        if nonempty:
-            _check_nonempty(name, shape_of(x), canonicalize_axes(axis, len(shape_of(x)), name))
-        return out
-
-    rule.__name__ = rule.__qualname__ = name
-    rule.__doc__ = doc
-    prepare = prepare or (_nonempty_prepare_for(name) if nonempty else _reduce_prepare_for(name))
-    return defop("numpy", tensors=("x",), promote=promote, prepare=prepare)(rule)
 
 
 def _sortable(x):
@@ -265,8 +234,8 @@ def _quantile_family(name, scale, skip_nan, doc):
     # tuple of Python numbers (a tuple puts its length in front of the output shape),
     # already checked to lie in [0, 1] ([0, 100] for the percentiles; an int q keeps
     # NumPy's exact-index 'linear' rule); axis None or a sorted tuple of non-negative
-    # ints; method one of _METHODS; keepdims a bool.  x keeps its dtype (bool, ints
-    # and float16 included); the result is floating (ints -> floatx).
+    # ints; method one of _METHODS; keepdims a bool.  x arrives in the result dtype:
+    # floating (bools and ints as floatx, float16/bfloat16 kept), and the result keeps it.
     def prepare(x, q, axis=None, method="linear", keepdims=False):
         return (x, _q_values(name, q, scale), canonicalize_axes(axis, len(x.shape), name),
                 _method_arg(name, method), bool(keepdims))
@@ -628,26 +597,7 @@ def _nan_arg(name, arg, fill, doc):
     # Kernel contract: (x, axis, keepdims): axis None (the flattened x) or a
     # non-negative int, keepdims a bool; the reduced size is non-zero (checked).
     # An all-NaN slice gives -1 (NumPy raises; JAX gives -1).
-    def prepare(x, axis=None, keepdims=False):
-        shape = tuple(x.shape)
-        if axis is not None:
-            axis = canonicalize_axis(axis, len(shape), name)
-        if 0 in (shape if axis is None else (shape[axis],)):
-            raise ValueError(f"{name}: expected a non-empty tensor, got shape={shape}")
-        return x, axis, bool(keepdims)
-
-    def rule(x, axis=None, keepdims=False):
-        shape = shape_of(x)
-        _ORD_PRESERVE((key(x),))
-        if axis is not None:
-            axis = canonicalize_axis(axis, len(shape), name)
-        if 0 in (shape if axis is None else (shape[axis],)):
-            raise ValueError(f"{name}: expected a non-empty tensor, got shape={shape}")
-        return spec(reduce_shape(shape, None if axis is None else (axis,), keepdims), "int32")
-
-    rule.__name__ = rule.__qualname__ = name
-    rule.__doc__ = doc
-    op = defop("numpy", tensors=("x",), promote=_ORD_PRESERVE, prepare=prepare)(rule)
+    op = _arg_extremum(name, doc)
 
     @op.reference
     def _ref(x, axis=None, keepdims=False):
