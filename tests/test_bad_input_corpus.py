@@ -48,7 +48,7 @@ def _first(result):
 
 
 def _call(name, args, kwargs):
-    return lambda: getattr(ops, name)(*args, **kwargs)
+    return lambda: OPS[name].public(*args, **kwargs)
 
 
 def generate():
@@ -61,7 +61,7 @@ def generate():
         name = rec.name
         op = OPS[name]
         args, kwargs, tensor_pos = _valid(rec)
-        params = inspect.signature(getattr(ops, name)).parameters
+        params = inspect.signature(OPS[name].public).parameters
         # wrong argument types where a tensor belongs
         for i in tensor_pos:
             for label, bad, frag in (("strings", ["a", "b"], "'a'"), ("object", object(), "object"),
@@ -122,7 +122,7 @@ def generate():
             for i in tensor_pos:
                 arr = np.asarray(args[i])
                 specs[i] = SymbolicTensor(arr.shape, polyops.standardize_dtype(arr.dtype))
-            sym = lambda name=name, specs=specs, kw=kwargs: getattr(ops, name)(*specs, **kw)  # noqa: E731
+            sym = lambda name=name, specs=specs, kw=kwargs: OPS[name].public(*specs, **kw)  # noqa: E731
             add(name, "bool-of-symbolic", lambda sym=sym: bool(_first(sym())), TypeError, "bool")
             add(name, "numpy-of-symbolic", lambda sym=sym: ops.convert_to_numpy(_first(sym())), TypeError, "SymbolicTensor")
             cases[-1] = (cases[-1][0], cases[-1][1], cases[-1][2], ("convert_to_numpy", "SymbolicTensor"))

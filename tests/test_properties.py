@@ -140,7 +140,7 @@ def symbolic(case: Case, unknown: bool = False):
     specs = [
         SymbolicTensor((None,) * a.ndim if unknown else a.shape, _dt(a)) for a in case.arrays
     ]
-    fn = getattr(ops, case.op)
+    fn = OPS[case.op].public
     return _flat(fn(*_fill(case.args, specs), **_fill(case.kwargs, specs)))
 
 
@@ -148,7 +148,7 @@ def eager(case: Case, backend: str):
     """[(numpy value, dtype, shape)] per output (a Python scalar passes as itself)."""
     with polyops.use_backend(backend):
         tensors = [ops.convert_to_tensor(a, _dt(a)) for a in case.arrays]
-        out = getattr(ops, case.op)(*_fill(case.args, tensors), **_fill(case.kwargs, tensors))
+        out = OPS[case.op].public(*_fill(case.args, tensors), **_fill(case.kwargs, tensors))
         return [
             o if isinstance(o, (int, float)) else
             (ops.convert_to_numpy(o), ops.dtype(o), tuple(ops.shape(o)))
@@ -274,7 +274,7 @@ def axes_arg(draw, ndim, allow_none=True, allow_tuple=True):
 def _spec_dtype(name, *operands, **kwargs):
     """The rule's output dtype for operands given as dtype strings (tensors) or scalars."""
     args = [SymbolicTensor((), o) if isinstance(o, str) else o for o in operands]
-    return getattr(ops, name)(*args, **kwargs).dtype
+    return OPS[name].public(*args, **kwargs).dtype
 
 
 # ----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ _BF16 = np.dtype(ml_dtypes.bfloat16)
 
 def call(rec, inputs):
     """Call the record's op with ``inputs`` (tensors or SymbolicTensors) in place."""
-    return getattr(ops, rec.name)(*rec.pre, *arrange(rec, inputs), **rec.kwargs)
+    return OPS[rec.name].public(*rec.pre, *arrange(rec, inputs), **rec.kwargs)
 
 
 def outputs(result) -> list:
