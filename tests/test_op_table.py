@@ -73,4 +73,4 @@ def test_conformance_report_of_every_backend(backend):
     """The shipped conformance check passes on our own backends and reports per family."""
     report = polyops.testing.check_backend(backend)
     assert report.ok, report.summary()
-    assert set(report.family_rates()) == {"core", "nn", "numpy"}
+    assert set(report.family_rates()) == {"core", "nn", "numpy", "math", "linalg", "image"}

@@ -933,6 +933,9 @@ _load_groups()
 
 
 def _as_float64(a):
+    """``a`` in float64 (complex128 for complex values) for comparison."""
+    if a.dtype.kind == "c":
+        return a.astype(np.complex128)
     return (a.astype(np.float32) if a.dtype == BF16 else a).astype(np.float64)
 
 

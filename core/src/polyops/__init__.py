@@ -12,6 +12,7 @@ from . import ops as ops
 from ._dtypes import result_type as result_type
 from ._dtypes import standardize_dtype as standardize_dtype
 from ._function import Function as Function
+from ._op import EagerOnlyError as EagerOnlyError
 from ._op import KernelError as KernelError
 from ._op import MissingKernelError as MissingKernelError
 from ._op import Operation as Operation
@@ -31,6 +32,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BackendLoadError",
     "BackendNotFoundError",
+    "EagerOnlyError",
     "Function",
     "KernelError",
     "MissingKernelError",

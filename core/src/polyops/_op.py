@@ -41,6 +41,11 @@ class MissingKernelError(NotImplementedError):
     """The selected backend has neither a kernel nor a reference for the op."""
 
 
+class EagerOnlyError(TypeError):
+    """An op that computes on the host (or reads a data-dependent size) was called under
+    a trace (jax.jit, tf.function), where tensor values do not exist yet."""
+
+
 class Op:
     """The record of one op: its name, family, rule, reference and promotion kind."""
 
@@ -325,7 +330,7 @@ def _checked_infer(op, v):
 
 def _diagnose(op, backend, args, exc):
     """Turn a kernel failure into the op's own error, the same type on every backend."""
-    if isinstance(exc, (KernelError, MissingKernelError)):
+    if isinstance(exc, (KernelError, MissingKernelError, EagerOnlyError)):
         return exc
     try:
         specs = _map_tensors(op, args, spec_of)

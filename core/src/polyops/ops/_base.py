@@ -94,17 +94,20 @@ def to_host(op: str, x):
 
     Host computations (an op whose reference is declared with ``@op.host_reference``)
     are eager only: under a trace (jax.jit, tf.function) the framework cannot hand
-    over values, and this raises TypeError naming the op and the backend.
+    over values, and this raises `polyops.EagerOnlyError` (a TypeError) naming the op and
+    the backend.
     """
+    from .._op import EagerOnlyError
+
     if isinstance(x, SymbolicTensor):
-        raise TypeError(f"{op}: computes on the host (eager only); got a SymbolicTensor")
+        raise EagerOnlyError(f"{op}: computes on the host (eager only); got a SymbolicTensor")
     from .._registry import current
     from .core import convert_to_numpy
 
     try:
         return convert_to_numpy(x)
     except Exception as exc:  # a tracer: jax ConcretizationTypeError, tf symbolic tensor...
-        raise TypeError(
+        raise EagerOnlyError(
             f"{op}: computes on the host with numpy (eager only) on the {current().name} "
             f"backend, and cannot run under a trace ({type(exc).__name__})") from exc
 

@@ -19,7 +19,7 @@ from polyops._registry import get_backend
 from polyops.testing import (
     assert_case, assert_reference_matches, case_id, cases,
 )
-from polyops.testing._check import assert_none_dims
+from polyops.testing._check import assert_none_dims, lacks_dtype
 from polyops.testing.pytest_plugin import expected_failures
 
 CASES = cases()
@@ -43,9 +43,9 @@ def test_op(case, kit_backend, request):
     cid = f"{rec.name}|{case_id(case)}"
     backend = get_backend(kit_backend)
     supported = set(backend.runtime.dtypes.values())
-    if rec.shapes and dtype not in supported:
+    if lacks_dtype(rec, dtype, supported):
         _record(request, kit_backend, rec.name, "unsupported")
-        pytest.skip(f"{kit_backend} does not support {dtype} (not in its Runtime.dtypes)")
+        pytest.skip(f"{kit_backend} does not support a dtype of this case (not in its Runtime.dtypes)")
     reason = expected_failures(request.config, kit_backend).get(cid)
     if reason:
         request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
