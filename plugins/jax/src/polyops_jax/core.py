@@ -116,6 +116,11 @@ def convert_to_numpy(x):
     return np.asarray(x)
 
 
+def _jvp(fun, primals, tangents, has_aux):
+    """Forward-mode JVP (`polyops.ops.jvp`) through ``jax.jvp``."""
+    return jax.jvp(fun, tuple(primals), tuple(tangents), has_aux=has_aux)
+
+
 RUNTIME = Runtime(
     name="jax",
     version=jax.__version__,
@@ -123,6 +128,7 @@ RUNTIME = Runtime(
     dtypes={nd: name for name, nd in _NP.items()},
     convert_to_tensor=convert_to_tensor,
     convert_to_numpy=convert_to_numpy,
+    jvp=_jvp,
 )
 
 

@@ -70,6 +70,19 @@ def convert_to_numpy(x):
     return np.asarray(x.numpy())
 
 
+def _jvp(fun, primals, tangents, has_aux):
+    """Forward-mode JVP (`polyops.ops.jvp`) through ``tf.autodiff.ForwardAccumulator``."""
+    primals, tangents = tuple(primals), tuple(tangents)
+    with tf.autodiff.ForwardAccumulator(primals=primals, tangents=tangents) as acc:
+        out = fun(*primals)
+        aux = None
+        if has_aux:
+            out, aux = out
+        tout = tf.nest.map_structure(
+            lambda o: acc.jvp(o, unconnected_gradients=tf.UnconnectedGradients.ZERO), out)
+    return (out, tout, aux) if has_aux else (out, tout)
+
+
 RUNTIME = Runtime(
     name="tensorflow",
     version=tf.__version__,
@@ -77,6 +90,7 @@ RUNTIME = Runtime(
     dtypes={td: name for name, td in TF_DTYPES.items()},
     convert_to_tensor=convert_to_tensor,
     convert_to_numpy=convert_to_numpy,
+    jvp=_jvp,
 )
 
 

@@ -68,6 +68,17 @@ def convert_to_numpy(x):
     return x.numpy()
 
 
+def _jvp(fun, primals, tangents, has_aux):
+    """Forward-mode JVP (`polyops.ops.jvp`) through ``torch.func.jvp``."""
+    import warnings
+
+    import torch.func
+
+    with warnings.catch_warnings():  # torch's first jvp registers decompositions with jit.script
+        warnings.filterwarnings("ignore", "`torch.jit.script` is deprecated", DeprecationWarning)
+        return torch.func.jvp(fun, tuple(primals), tuple(tangents), has_aux=has_aux)
+
+
 RUNTIME = Runtime(
     name="torch",
     version=torch.__version__,
@@ -75,6 +86,7 @@ RUNTIME = Runtime(
     dtypes={td: name for name, td in TORCH_DTYPES.items()},
     convert_to_tensor=convert_to_tensor,
     convert_to_numpy=convert_to_numpy,
+    jvp=_jvp,
     devices=lambda: ["cpu"] + [f"cuda:{i}" for i in range(torch.cuda.device_count())],
 )
 
