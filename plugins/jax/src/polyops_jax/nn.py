@@ -12,3 +12,251 @@ import jax
 relu = jax.jit(jax.nn.relu)
 sigmoid = jax.jit(jax.nn.sigmoid)
 softmax = jax.jit(jax.nn.softmax, static_argnums=1)  # softmax(x, axis)
+
+
+# ===== activations =====
+# Core's reference formulas as one jitted function each (16-bit floats compute in float32);
+# jax.nn's versions are custom_jvp functions (slow eagerly) and differ at the edges
+# (relu6 of ints is float there), so only log_softmax-style math is reused here.
+
+import functools  # noqa: E402
+
+import jax.numpy as jnp  # noqa: E402
+
+
+def _act(fn=None, *, static=()):
+    """``fn`` jitted, computing in float32 for the 16-bit floats and back in x's dtype."""
+    if fn is None:
+        return functools.partial(_act, static=static)
+
+    def body(x, *args):
+        dt = x.dtype
+        u = x.astype(jnp.float32) if dt in (jnp.float16, jnp.bfloat16) else x
+        return fn(u, *args).astype(dt)
+
+    body.__name__ = fn.__name__
+    return jax.jit(body, static_argnums=static)
+
+
+@jax.jit
+def relu6(x):
+    return jnp.minimum(jnp.maximum(x, 0), 6).astype(x.dtype)
+
+
+@_act
+def sparse_sigmoid(x):
+    return jnp.where(x <= -1, 0.0, jnp.where(x >= 1, 1.0, 0.5 * (x + 1)))
+
+
+@_act
+def softplus(x):
+    return jnp.maximum(x, 0) + jnp.log1p(jnp.exp(-jnp.abs(x)))
+
+
+@_act
+def log_sigmoid(x):
+    return jnp.minimum(x, 0) - jnp.log1p(jnp.exp(-jnp.abs(x)))
+
+
+@_act
+def softsign(x):
+    return x / (1 + jnp.abs(x))
+
+
+@_act
+def soft_shrink(x, threshold):
+    return jnp.where(x > threshold, x - threshold, jnp.where(x >= -threshold, 0.0, x + threshold))
+
+
+@_act
+def sparse_plus(x):
+    return jnp.where(x <= -1, 0.0, jnp.where(x < 1, 0.25 * jnp.square(x + 1), x))
+
+
+def _sigmoid(x):
+    return 1 / (1 + jnp.exp(-x))
+
+
+@_act
+def silu(x):
+    return x * _sigmoid(x)
+
+
+@_act
+def squareplus(x, b):
+    return 0.5 * (x + jnp.sqrt(x * x + b))
+
+
+@_act
+def leaky_relu(x, negative_slope):
+    return jnp.where(x >= 0, x, x * negative_slope)
+
+
+def _hard_sigmoid(x):
+    y = x / 6.0 + 0.5
+    return jnp.where(y <= 0, 0.0, jnp.where(y >= 1, 1.0, y))
+
+
+hard_sigmoid = _act(_hard_sigmoid)
+
+
+@_act
+def hard_silu(x):
+    return x * _hard_sigmoid(x)
+
+
+def _elu(x, alpha):
+    return jnp.where(x >= 0, x, alpha * jnp.expm1(jnp.minimum(x, 0)))
+
+
+elu = _act(_elu)
+
+
+@_act
+def selu(x):
+    return 1.0507009873554804934193349852946 * _elu(x, 1.6732632423543772848170429916717)
+
+
+@_act(static=(1,))
+def gelu(x, approximate):
+    if approximate:
+        inner = 0.7978845608028654 * (x + 0.044715 * x * x * x)
+        return 0.5 * x * (1 + jnp.tanh(inner))
+    return 0.5 * x * (1 + jax.lax.erf(x * 0.7071067811865476))
+
+
+@_act
+def celu(x, alpha):
+    return jnp.maximum(x, 0) + alpha * jnp.expm1(jnp.minimum(x, 0) / alpha)
+
+
+@_act
+def tanh_shrink(x):
+    return x - jnp.tanh(x)
+
+
+@_act
+def hard_tanh(x):
+    return jnp.where(x < -1, -1.0, jnp.where(x > 1, 1.0, x))
+
+
+@_act
+def hard_shrink(x, threshold):
+    return jnp.where(jnp.abs(x) <= threshold, 0.0, x)
+
+
+@_act
+def threshold(x, threshold, default_value):
+    return jnp.where(x <= threshold, default_value, x)
+
+
+@_act(static=(1,))
+def glu(x, axis):
+    a, b = jnp.split(x, 2, axis)
+    return a * _sigmoid(b)
+
+
+@_act(static=(1,))
+def log_softmax(x, axis):
+    s = x - jnp.max(x, axis, keepdims=True, initial=-jnp.inf)
+    return s - jnp.log(jnp.sum(jnp.exp(s), axis, keepdims=True))
+
+
+# ===== conv and pools =====
+# lax.conv_general_dilated / lax.reduce_window with explicit (TF "same") pads computed
+# from the static shapes; float16/bfloat16 accumulate in float32 and are cast back.
+
+import functools as _ft  # noqa: E402
+
+import jax.numpy as _jnp  # noqa: E402
+import numpy as _np  # noqa: E402
+from jax import lax as _lax  # noqa: E402
+
+from polyops.ops.nn.conv import _avg_counts, _same_pads, _tr_pads  # noqa: E402
+
+_HALVES = (_jnp.float16, _jnp.bfloat16)
+
+
+def _dnums(nd, fmt):
+    sp = "DHW"[3 - nd:]
+    lhs = "N" + sp + "C" if fmt == "channels_last" else "NC" + sp
+    return (lhs, sp + "IO", lhs)
+
+
+def _spatial(x, nd, fmt):
+    return x.shape[1:1 + nd] if fmt == "channels_last" else x.shape[2:]
+
+
+def _acc(x):
+    return _jnp.float32 if x.dtype in _HALVES else None
+
+
+def _conv_core(inputs, kernel, strides, pads, fmt, dil, groups, lhs_dil=None):
+    nd = len(strides)
+    y = _lax.conv_general_dilated(inputs, kernel, strides, pads, lhs_dilation=lhs_dil,
+                                  rhs_dilation=dil, dimension_numbers=_dnums(nd, fmt),
+                                  feature_group_count=groups, preferred_element_type=_acc(inputs))
+    return y.astype(inputs.dtype)
+
+
+@_ft.partial(jax.jit, static_argnums=(2, 3, 4, 5))
+def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
+    nd = len(strides)
+    spatial = _spatial(inputs, nd, data_format)
+    cin = inputs.shape[-1] if data_format == "channels_last" else inputs.shape[1]
+    pads = ([_same_pads(n, k, s, d) for n, k, s, d in zip(spatial, kernel.shape[:nd], strides, dilation_rate)]
+            if padding == "same" else [(0, 0)] * nd)
+    return _conv_core(inputs, kernel, strides, pads, data_format, dilation_rate, cin // kernel.shape[-2])
+
+
+@_ft.partial(jax.jit, static_argnums=(2, 3, 4, 5))
+def depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate):
+    nd = len(strides)
+    ks = kernel.shape
+    k = kernel.reshape(*ks[:nd], 1, ks[-2] * ks[-1])
+    spatial = _spatial(inputs, nd, data_format)
+    pads = ([_same_pads(n, kk, s, d) for n, kk, s, d in zip(spatial, ks[:nd], strides, dilation_rate)]
+            if padding == "same" else [(0, 0)] * nd)
+    return _conv_core(inputs, k, strides, pads, data_format, dilation_rate, ks[-2])
+
+
+@_ft.partial(jax.jit, static_argnums=(2, 3, 4, 5, 6))
+def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
+    nd = len(strides)
+    ks = kernel.shape[:nd]
+    pads = [_tr_pads(k, s, d, padding, None if output_padding is None else output_padding[i])
+            for i, (k, s, d) in enumerate(zip(ks, strides, dilation_rate))]
+    k = _jnp.flip(_jnp.swapaxes(kernel, -1, -2), tuple(range(nd)))
+    return _conv_core(inputs, k, (1,) * nd, pads, data_format, dilation_rate, 1, lhs_dil=strides)
+
+
+def _pool_geom(x, pool_size, strides, padding, fmt):
+    nd = len(pool_size)
+    spatial = _spatial(x, nd, fmt)
+    pads = ([_same_pads(n, k, s, 1) for n, k, s in zip(spatial, pool_size, strides)]
+            if padding == "same" else [(0, 0)] * nd)
+    if fmt == "channels_last":
+        return (1, *pool_size, 1), (1, *strides, 1), [(0, 0), *pads, (0, 0)], spatial, pads
+    return (1, 1, *pool_size), (1, 1, *strides), [(0, 0), (0, 0), *pads], spatial, pads
+
+
+@_ft.partial(jax.jit, static_argnums=(1, 2, 3, 4))
+def max_pool(inputs, pool_size, strides, padding, data_format):
+    win, st, pads, _, _ = _pool_geom(inputs, pool_size, strides, padding, data_format)
+    return _lax.reduce_window(inputs, _jnp.array(-_jnp.inf, inputs.dtype), _lax.max, win, st, pads)
+
+
+@_ft.partial(jax.jit, static_argnums=(1, 2, 3, 4))
+def average_pool(inputs, pool_size, strides, padding, data_format):
+    win, st, pads, spatial, sp = _pool_geom(inputs, pool_size, strides, padding, data_format)
+    x = inputs.astype(_jnp.float32) if inputs.dtype in _HALVES else inputs
+    y = _lax.reduce_window(x, _jnp.array(0, x.dtype), _lax.add, win, st, pads)
+    if padding == "same" and any(p != (0, 0) for p in sp):
+        outs = y.shape[1:-1] if data_format == "channels_last" else y.shape[2:]
+        counts = _avg_counts(spatial, pool_size, strides, outs, sp)
+        if data_format == "channels_first":
+            counts = _np.moveaxis(counts, -1, 1)
+        y = y / _jnp.asarray(counts, x.dtype)
+    else:
+        y = y / _np.float32(_np.prod(pool_size))
+    return y.astype(inputs.dtype)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 
@@ -9,3 +10,258 @@ def sigmoid(x):
     # exp of -|x| never overflows; pick the matching branch by sign.
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+# ===== activations =====
+# Same formulas as core's references (float16/bfloat16 compute in float32), in one call.
+
+_HALF_NP = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+
+
+def _up(x):
+    return x.astype(np.float32) if x.dtype in _HALF_NP else x
+
+
+def _act(fn):
+    """A float kernel computing ``fn`` in float32 for the 16-bit floats, back in x's dtype."""
+
+    def kernel(x, *args):
+        with np.errstate(all="ignore"):
+            return np.asarray(fn(_up(x), *args)).astype(x.dtype, copy=False)
+
+    kernel.__name__ = fn.__name__
+    return kernel
+
+
+def relu6(x):
+    return np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(6))
+
+
+@_act
+def sparse_sigmoid(x):
+    return np.where(x <= -1, 0, np.where(x >= 1, 1, 0.5 * (x + 1)))
+
+
+@_act
+def softplus(x):
+    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+
+@_act
+def log_sigmoid(x):
+    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+
+@_act
+def softsign(x):
+    return x / (1 + np.abs(x))
+
+
+@_act
+def soft_shrink(x, threshold):
+    return np.where(x > threshold, x - threshold, np.where(x >= -threshold, 0, x + threshold))
+
+
+@_act
+def sparse_plus(x):
+    return np.where(x <= -1, 0, np.where(x < 1, 0.25 * (x + 1) ** 2, x))
+
+
+@_act
+def silu(x):
+    return x * sigmoid(x)
+
+
+@_act
+def squareplus(x, b):
+    return 0.5 * (x + np.sqrt(x * x + x.dtype.type(b)))
+
+
+@_act
+def leaky_relu(x, negative_slope):
+    return np.where(x >= 0, x, x * x.dtype.type(negative_slope))
+
+
+def _hard_sigmoid(x):
+    y = x / x.dtype.type(6) + x.dtype.type(0.5)
+    return np.where(y <= 0, 0, np.where(y >= 1, 1, y))
+
+
+hard_sigmoid = _act(_hard_sigmoid)
+
+
+@_act
+def hard_silu(x):
+    return x * _hard_sigmoid(x)
+
+
+def _elu(x, alpha):
+    return np.where(x >= 0, x, x.dtype.type(alpha) * np.expm1(np.minimum(x, 0)))
+
+
+elu = _act(_elu)
+
+
+@_act
+def selu(x):
+    return x.dtype.type(1.0507009873554804934193349852946) * _elu(x, 1.6732632423543772848170429916717)
+
+
+@_act
+def celu(x, alpha):
+    a = x.dtype.type(alpha)
+    return np.maximum(x, 0) + a * np.expm1(np.minimum(x, 0) / a)
+
+
+@_act
+def tanh_shrink(x):
+    return x - np.tanh(x)
+
+
+@_act
+def hard_tanh(x):
+    return np.where(x < -1, -1, np.where(x > 1, 1, x))
+
+
+@_act
+def hard_shrink(x, threshold):
+    return np.where(np.abs(x) <= threshold, 0, x)
+
+
+@_act
+def threshold(x, threshold, default_value):
+    return np.where(x <= threshold, x.dtype.type(default_value), x)
+
+
+@_act
+def glu(x, axis):
+    a, b = np.split(x, 2, axis)
+    return a * sigmoid(b)
+
+
+@_act
+def log_softmax(x, axis):
+    m = np.max(x, axis, keepdims=True, initial=-np.inf)
+    s = x - m
+    return s - np.log(np.sum(np.exp(s), axis, keepdims=True))
+
+
+# ===== conv and pools =====
+# sliding_window_view + tensordot/einsum on channels_last arrays; float16/bfloat16
+# compute in float32 and are cast back.
+
+from numpy.lib.stride_tricks import sliding_window_view as _swv  # noqa: E402
+
+from polyops.ops.nn.conv import _avg_counts, _same_pads, _tr_pads  # noqa: E402
+
+
+def _to_cl(x, nd, fmt):
+    return np.moveaxis(x, 1, -1) if fmt == "channels_first" else x
+
+
+def _from_cl(y, nd, fmt):
+    return np.ascontiguousarray(np.moveaxis(y, -1, 1) if fmt == "channels_first" else y)
+
+
+def _work(x):
+    return x.astype(np.float32) if x.dtype in (np.float16,) or x.dtype.name == "bfloat16" else x
+
+
+def _pad_cl(x, pads, value=0):
+    lo_hi = [(max(lo, 0), max(hi, 0)) for lo, hi in pads]
+    if any(p != (0, 0) for p in lo_hi):
+        x = np.pad(x, [(0, 0), *lo_hi, (0, 0)], constant_values=value)
+    if any(lo < 0 or hi < 0 for lo, hi in pads):
+        x = x[(slice(None),) + tuple(slice(max(-lo, 0), x.shape[i + 1] - max(-hi, 0))
+                                     for i, (lo, hi) in enumerate(pads))]
+    return x
+
+
+def _win(x, ks, strides, dil):
+    """(N, *outs, C, *ks) windows of channels_last x (valid, strided, dilated)."""
+    nd = len(ks)
+    eff = tuple((k - 1) * d + 1 for k, d in zip(ks, dil))
+    if any(n < e for n, e in zip(x.shape[1:-1], eff)):  # an empty axis ("same" on size 0)
+        outs = tuple(max((n - e) // s + 1, 0) for n, e, s in zip(x.shape[1:-1], eff, strides))
+        return np.zeros((x.shape[0], *outs, x.shape[-1], *ks), x.dtype)
+    v = _swv(x, eff, axis=tuple(range(1, nd + 1)))
+    v = v[(slice(None),) + tuple(slice(None, None, s) for s in strides) + (slice(None),)
+          + tuple(slice(None, None, d) for d in dil)]
+    return v
+
+
+def _conv_np(x, k, strides, dil, groups):
+    nd = len(strides)
+    v = _win(x, k.shape[:nd], strides, dil)  # (N, *outs, C, *ks)
+    n, outs = v.shape[0], v.shape[1:1 + nd]
+    kin, cout = k.shape[-2:]
+    kk = np.moveaxis(k, (nd, nd + 1), (0, 1))  # (kin, cout, *ks)
+    if groups == 1:
+        return np.tensordot(v, kk, axes=(list(range(nd + 1, 2 * nd + 2)), [0] + list(range(2, nd + 2))))
+    v = v.reshape(n, *outs, groups, kin, *k.shape[:nd])
+    kk = kk.reshape(kin, groups, cout // groups, *k.shape[:nd])
+    sp = "defgh"[:nd]
+    y = np.einsum(f"n...gc{sp},cgo{sp}->n...go", v, kk)
+    return y.reshape(n, *outs, cout)
+
+
+def conv(inputs, kernel, strides, padding, data_format, dilation_rate, _groups=None):
+    nd = len(strides)
+    x = _work(_to_cl(inputs, nd, data_format))
+    k = _work(kernel)
+    if padding == "same":
+        x = _pad_cl(x, [_same_pads(n, kk, s, d) for n, kk, s, d in
+                        zip(x.shape[1:-1], k.shape[:nd], strides, dilation_rate)])
+    groups = _groups or x.shape[-1] // k.shape[-2]
+    y = _conv_np(x, k, strides, dilation_rate, groups)
+    return _from_cl(y, nd, data_format).astype(inputs.dtype, copy=False)
+
+
+def depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate):
+    nd = len(strides)
+    ks = kernel.shape
+    return conv(inputs, kernel.reshape(*ks[:nd], 1, ks[-2] * ks[-1]), strides, padding,
+                data_format, dilation_rate, _groups=ks[-2])
+
+
+def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
+    nd = len(strides)
+    x = _work(_to_cl(inputs, nd, data_format))
+    ks = kernel.shape[:nd]
+    n, spatial, c = x.shape[0], x.shape[1:-1], x.shape[-1]
+    up = np.zeros((n, *((m - 1) * s + 1 if m else 0 for m, s in zip(spatial, strides)), c), x.dtype)
+    up[(slice(None),) + tuple(slice(None, None, s) for s in strides)] = x
+    pads = [_tr_pads(kk, s, d, padding, None if output_padding is None else output_padding[i])
+            for i, (kk, s, d) in enumerate(zip(ks, strides, dilation_rate))]
+    up = _pad_cl(up, pads)
+    k = np.flip(np.swapaxes(_work(kernel), -1, -2), tuple(range(nd)))
+    y = _conv_np(up, k, (1,) * nd, dilation_rate, 1)
+    return _from_cl(y, nd, data_format).astype(inputs.dtype, copy=False)
+
+
+def _pool_np(inputs, pool_size, strides, padding, fmt, value):
+    nd = len(pool_size)
+    x = _work(_to_cl(inputs, nd, fmt))
+    spatial = x.shape[1:-1]
+    pads = ([_same_pads(m, k, s, 1) for m, k, s in zip(spatial, pool_size, strides)]
+            if padding == "same" else [(0, 0)] * nd)
+    v = _win(_pad_cl(x, pads, value), pool_size, strides, (1,) * nd)
+    return v, spatial, pads
+
+
+def max_pool(inputs, pool_size, strides, padding, data_format):
+    nd = len(pool_size)
+    v, _, _ = _pool_np(inputs, pool_size, strides, padding, data_format, -np.inf)
+    y = v.max(axis=tuple(range(-nd, 0))) if v.size else np.zeros(v.shape[:-nd], v.dtype)
+    return _from_cl(y, nd, data_format).astype(inputs.dtype, copy=False)
+
+
+def average_pool(inputs, pool_size, strides, padding, data_format):
+    nd = len(pool_size)
+    v, spatial, pads = _pool_np(inputs, pool_size, strides, padding, data_format, 0)
+    y = v.sum(axis=tuple(range(-nd, 0)))
+    if any(p != (0, 0) for p in pads):
+        y = y / _avg_counts(spatial, pool_size, strides, y.shape[1:-1], pads).astype(y.dtype)
+    else:
+        y = y / y.dtype.type(np.prod(pool_size))
+    return _from_cl(y, nd, data_format).astype(inputs.dtype, copy=False)

@@ -39,3 +39,174 @@ def sigmoid(x):
     if x.size == 0:
         return np.empty(x.shape, x.dtype)
     return run1(("sigmoid",), _sigmoid_build, x)
+
+
+# ===== activations =====
+# OpenVINO's activation ops, computed in float32 for float16/bfloat16 (the kernels get
+# floats only; core's rule promotes ints).  Static arguments are baked into the model and
+# so are part of its cache key.
+
+
+def _act(name, make):
+    """A kernel running ``make(f32 node, *static args)`` as one cached model."""
+
+    def kernel(x, *args):
+        if x.size == 0:
+            return np.empty(x.shape, x.dtype)
+
+        def build(node):
+            t = etype(node)
+            return to(make(to(node, T.f32) if t in _HALF else node, *args), t)
+
+        return run1((name,) + tuple(args), build, x)
+
+    kernel.__name__ = name
+    return kernel
+
+
+softplus = _act("softplus", lambda x: ops.softplus(x))
+softsign = _act("softsign", lambda x: ops.softsign(x))
+silu = _act("silu", lambda x: ops.swish(x))
+elu = _act("elu", lambda x, alpha: ops.elu(x, alpha))
+selu = _act("selu", lambda x: ops.selu(x, const([1.6732632423543772848170429916717], etype(x)),
+                                       const([1.0507009873554804934193349852946], etype(x))))
+
+
+def _gelu_make(x, approximate):
+    if approximate:
+        return ops.gelu(x, "tanh")
+    # the erf form is NaN at +inf (spelling out x * (1 + erf(x / sqrt(2))) / 2 does not
+    # help: OpenVINO fuses it back into Gelu), so +inf passes through
+    pos_inf = ops.equal(x, const(np.inf, etype(x)))
+    return ops.select(pos_inf, x, ops.gelu(x, "erf"))
+
+
+gelu = _act("gelu", _gelu_make)
+# (hsigmoid maps NaN to 0 and log_softmax differs from NumPy's formula along an axis with
+# +-inf or NaN: hard_sigmoid and log_softmax use core's references.)
+hard_silu = _act("hard_silu", lambda x: ops.hswish(x))
+
+
+# ===== conv and pools =====
+# opset Convolution / GroupConvolution / MaxPool / AvgPool(exclude_pad) on channels_first
+# graphs with explicit (TF "same") pads; channels_last inputs are transposed in the graph,
+# float16/bfloat16 compute in f32.  conv_transpose: ConvolutionBackpropData without pads
+# (the full transposed conv), then Keras's window of it (Pad crops with negative amounts).
+
+import openvino.opset14 as _ops14  # noqa: E402
+
+from polyops.ops.nn.conv import _same_pads, _tr_pads, _tr_size  # noqa: E402
+
+
+def _ov_cf(x, nd, fmt):
+    return ops.transpose(x, const([0, nd + 1, *range(1, nd + 1)], T.i64)) if fmt == "channels_last" else x
+
+
+def _ov_back(y, nd, fmt):
+    return ops.transpose(y, const([0, *range(2, nd + 2), 1], T.i64)) if fmt == "channels_last" else y
+
+
+def _ov_f32(x):
+    return to(x, T.f32) if etype(x) in _HALF else x
+
+
+def _spatial_np(x, nd, fmt):
+    return x.shape[1:1 + nd] if fmt == "channels_last" else x.shape[2:]
+
+
+def _conv_ov(inputs, kernel, strides, padding, fmt, dil, groups, depthwise):
+    nd = len(strides)
+    ks = kernel.shape[:nd]
+    pads = ([_same_pads(n, k, s, d) for n, k, s, d in zip(_spatial_np(inputs, nd, fmt), ks, strides, dil)]
+            if padding == "same" else [(0, 0)] * nd)
+    lo, hi = [p[0] for p in pads], [p[1] for p in pads]
+
+    def build(x, k):
+        t = etype(x)
+        xx = _ov_f32(_ov_cf(x, nd, fmt))
+        kk = _ov_f32(k)
+        if depthwise:  # (*ks, C, M) -> (C, M, 1, *ks)
+            w = ops.transpose(kk, const([nd, nd + 1, *range(nd)], T.i64))
+            w = ops.unsqueeze(w, const([2], T.i64))
+            y = ops.group_convolution(xx, w, list(strides), lo, hi, list(dil))
+        elif groups == 1:  # (*ks, I, O) -> (O, I, *ks)
+            w = ops.transpose(kk, const([nd + 1, nd, *range(nd)], T.i64))
+            y = ops.convolution(xx, w, list(strides), lo, hi, list(dil))
+        else:  # -> (G, O/G, I/G, *ks)
+            w = ops.transpose(kk, const([nd + 1, nd, *range(nd)], T.i64))
+            cout, kin = kernel.shape[-1], kernel.shape[-2]
+            w = ops.reshape(w, const([groups, cout // groups, kin, *ks], T.i64), False)
+            y = ops.group_convolution(xx, w, list(strides), lo, hi, list(dil))
+        return to(_ov_back(y, nd, fmt), t)
+
+    return run1(("conv", strides, tuple(pads), fmt, dil, groups, depthwise), build, inputs, kernel)
+
+
+def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
+    cin = inputs.shape[-1] if data_format == "channels_last" else inputs.shape[1]
+    return _conv_ov(inputs, kernel, strides, padding, data_format, dilation_rate,
+                    cin // kernel.shape[-2], False)
+
+
+def depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate):
+    return _conv_ov(inputs, kernel, strides, padding, data_format, dilation_rate, None, True)
+
+
+def _pool_ov(name, inputs, pool_size, strides, padding, fmt):
+    nd = len(pool_size)
+    pads = ([_same_pads(n, k, s, 1) for n, k, s in zip(_spatial_np(inputs, nd, fmt), pool_size, strides)]
+            if padding == "same" else [(0, 0)] * nd)
+    lo, hi = [p[0] for p in pads], [p[1] for p in pads]
+    if inputs.size == 0:  # OpenVINO's pools reject empty inputs
+        spatial = _spatial_np(inputs, nd, fmt)
+        outs = [(n + a + b - k) // s + 1 for n, (a, b), k, s in zip(spatial, pads, pool_size, strides)]
+        shape = ((inputs.shape[0], *outs, inputs.shape[-1]) if fmt == "channels_last"
+                 else (*inputs.shape[:2], *outs))
+        return np.zeros(shape, inputs.dtype)
+
+    def build(x):
+        t = etype(x)
+        xx = _ov_f32(_ov_cf(x, nd, fmt))
+        if name == "max":
+            y = ops.max_pool(xx, list(strides), [1] * nd, lo, hi, list(pool_size), "floor",
+                             "explicit").output(0)
+        else:  # (opset16's avg_pool segfaults the CPU plugin's compile: opset14's does not)
+            y = _ops14.avg_pool(xx, list(strides), lo, hi, list(pool_size), True, "floor", "explicit")
+        return to(_ov_back(y, nd, fmt), t)
+
+    return run1((name + "_pool", pool_size, strides, tuple(pads), fmt), build, inputs)
+
+
+def max_pool(inputs, pool_size, strides, padding, data_format):
+    return _pool_ov("max", inputs, pool_size, strides, padding, data_format)
+
+
+def average_pool(inputs, pool_size, strides, padding, data_format):
+    return _pool_ov("avg", inputs, pool_size, strides, padding, data_format)
+
+
+def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
+    nd = len(strides)
+    ks = kernel.shape[:nd]
+    spatial = _spatial_np(inputs, nd, data_format)
+    lo, hi = [0, 0], [0, 0]
+    for i in range(nd):
+        k, s, d = ks[i], strides[i], dilation_rate[i]
+        op = None if output_padding is None else output_padding[i]
+        start = (k - 1) * d - _tr_pads(k, s, d, padding, op)[0]
+        full = (spatial[i] - 1) * s + (k - 1) * d + 1
+        lo.append(-start)
+        hi.append(_tr_size(spatial[i], k, s, d, padding, op) - (full - start))
+
+    def build(x, w):
+        t = etype(x)
+        xx = _ov_f32(_ov_cf(x, nd, data_format))
+        ww = ops.transpose(_ov_f32(w), const([nd + 1, nd, *range(nd)], T.i64))  # (in, out, *ks)
+        y = ops.convolution_backprop_data(xx, ww, list(strides), None, [0] * nd, [0] * nd,
+                                          list(dilation_rate), "explicit", [0] * nd)
+        if any(lo) or any(hi):
+            y = ops.pad(y, const(lo, T.i64), const(hi, T.i64), "constant")
+        return to(_ov_back(y, nd, data_format), t)
+
+    key = ("conv_transpose", strides, tuple(lo), tuple(hi), data_format, dilation_rate)
+    return run1(key, build, inputs, kernel)

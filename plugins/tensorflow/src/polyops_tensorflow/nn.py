@@ -20,3 +20,123 @@ def softmax(x, axis):
         finite = tf.reduce_all(tf.less(x, tf.constant(np.inf, x.dtype)), axis, keepdims=True)
         out = tf.where(finite, out, tf.constant(np.nan, x.dtype))
     return out
+
+
+# ===== activations =====
+# tf.nn's activations, computed in float32 for float16/bfloat16 and cast back; the ops
+# tf has no direct, matching function for use core's references.
+
+_HALF_TF = (tf.float16, tf.bfloat16)
+
+
+def _act(fn):
+    def kernel(x, *args):
+        if x.dtype in _HALF_TF:
+            return tf.cast(fn(tf.cast(x, tf.float32), *args), x.dtype)
+        return fn(x, *args)
+
+    kernel.__name__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
+relu6 = tf.nn.relu6  # ints too; NaN propagates
+softplus = _act(tf.math.softplus)
+log_sigmoid = _act(tf.math.log_sigmoid)
+softsign = _act(tf.nn.softsign)
+silu = _act(tf.nn.silu)
+selu = _act(tf.nn.selu)
+gelu = _act(lambda x, approximate: tf.nn.gelu(x, approximate=approximate))
+leaky_relu = _act(lambda x, negative_slope: tf.nn.leaky_relu(x, negative_slope))
+log_softmax = _act(lambda x, axis: tf.nn.log_softmax(x, axis))
+
+
+@_act
+def elu(x, alpha):
+    return tf.where(x >= 0, x, alpha * tf.nn.elu(x))  # tf.nn.elu has alpha = 1
+
+
+# ===== conv and pools =====
+# tf.nn.convolution / max_pool / avg_pool (TF's "same" is Keras's); TF's CPU kernels lack
+# channels_first, so those inputs are transposed.  float16/bfloat16 compute in float32.
+# Grouped convs and strides > 1 with dilation > 1 (unsupported by tf.nn.convolution)
+# use core's reference; so do depthwise_conv and dilated conv_transposes.  conv_transpose
+# computes the full transposed conv ("VALID"), then takes Keras's window of it.
+
+from polyops.ops.nn.conv import _conv_ref as _conv_reference  # noqa: E402
+from polyops.ops.nn.conv import _tr_pads, _tr_ref, _tr_size  # noqa: E402
+
+_HALF = (tf.float16, tf.bfloat16)
+
+
+def _tf_cl(x, nd, fmt):
+    return tf.transpose(x, (0, *range(2, nd + 2), 1)) if fmt == "channels_first" else x
+
+
+def _tf_back(y, nd, fmt):
+    return tf.transpose(y, (0, nd + 1, *range(1, nd + 1))) if fmt == "channels_first" else y
+
+
+def _tf_work(x):
+    return tf.cast(x, tf.float32) if x.dtype in _HALF else x
+
+
+def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
+    nd = len(strides)
+    cin = inputs.shape[-1] if data_format == "channels_last" else inputs.shape[1]
+    if (cin != kernel.shape[-2] or (any(s > 1 for s in strides) and any(d > 1 for d in dilation_rate))
+            or 0 in inputs.shape or 0 in kernel.shape):
+        return _conv_reference(inputs, kernel, strides, padding, data_format, dilation_rate)
+    x = _tf_work(_tf_cl(inputs, nd, data_format))
+    y = tf.nn.convolution(x, _tf_work(kernel), strides=strides, padding=padding.upper(),
+                          dilations=dilation_rate)
+    return tf.cast(_tf_back(y, nd, data_format), inputs.dtype)
+
+
+def _tf_pool(fn, inputs, pool_size, strides, padding, data_format):
+    nd = len(pool_size)
+    if 0 in inputs.shape:
+        return None
+    x = _tf_work(_tf_cl(inputs, nd, data_format))
+    y = fn(x, pool_size, strides, padding.upper())
+    return tf.cast(_tf_back(y, nd, data_format), inputs.dtype)
+
+
+def max_pool(inputs, pool_size, strides, padding, data_format):
+    out = _tf_pool(tf.nn.max_pool, inputs, pool_size, strides, padding, data_format)
+    if out is None:
+        from polyops.ops.nn.conv import _max_pool_ref
+        return _max_pool_ref(inputs, pool_size, strides, padding, data_format)
+    return out
+
+
+def average_pool(inputs, pool_size, strides, padding, data_format):
+    out = _tf_pool(tf.nn.avg_pool, inputs, pool_size, strides, padding, data_format)
+    if out is None:
+        from polyops.ops.nn.conv import _avg_pool_ref
+        return _avg_pool_ref(inputs, pool_size, strides, padding, data_format)
+    return out
+
+
+def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
+    nd = len(strides)
+    if any(d > 1 for d in dilation_rate) or 0 in inputs.shape or 0 in kernel.shape:
+        return _tr_ref(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate)
+    x = _tf_work(_tf_cl(inputs, nd, data_format))
+    ks = tuple(kernel.shape[:nd])
+    spatial = tuple(x.shape[1:-1])
+    full = [(n - 1) * s + k for n, s, k in zip(spatial, strides, ks)]
+    batch = x.shape[0] if x.shape[0] is not None else tf.shape(x)[0]
+    y = tf.nn.conv_transpose(x, _tf_work(kernel), [batch, *full, kernel.shape[-2]], strides,
+                             "VALID")
+    key, pads = [slice(None)], [(0, 0)]
+    for i in range(nd):
+        op = None if output_padding is None else output_padding[i]
+        start = ks[i] - 1 - _tr_pads(ks[i], strides[i], 1, padding, op)[0]
+        out = _tr_size(spatial[i], ks[i], strides[i], 1, padding, op)
+        stop = min(start + out, full[i])
+        key.append(slice(start, stop))
+        pads.append((0, out - (stop - start)))
+    y = y[tuple(key)]
+    if any(p != (0, 0) for p in pads):
+        y = tf.pad(y, pads + [(0, 0)])
+    return tf.cast(_tf_back(y, nd, data_format), inputs.dtype)

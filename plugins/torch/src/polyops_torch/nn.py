@@ -12,3 +12,192 @@ sigmoid = torch.sigmoid
 
 def softmax(x, axis):
     return torch.softmax(x, axis)
+
+
+# ===== activations =====
+# torch.nn.functional's activations, computed in float32 for float16/bfloat16 (torch's
+# own bfloat16 gelu, for one, rounds differently) and cast back.  Where torch's function
+# differs from core's rule (NaN handling, argument ranges), the kernel says so or is absent.
+
+import torch.nn.functional as _F  # noqa: E402
+
+_HALF_T = (torch.float16, torch.bfloat16)
+
+
+def _act(fn):
+    def kernel(x, *args):
+        if x.dtype in _HALF_T:
+            return fn(x.float(), *args).to(x.dtype)
+        return fn(x, *args)
+
+    kernel.__name__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
+def relu6(x):
+    if x.dtype == torch.bool:
+        return torch.clamp(x.to(torch.int32), 0, 6)
+    return torch.clamp(x, 0, 6)
+
+
+softplus = _act(_F.softplus)
+log_sigmoid = _act(_F.logsigmoid)
+softsign = _act(_F.softsign)
+silu = _act(_F.silu)
+selu = _act(_F.selu)
+tanh_shrink = _act(_F.tanhshrink)
+elu = _act(lambda x, alpha: _F.elu(x, alpha))
+leaky_relu = _act(lambda x, negative_slope: _F.leaky_relu(x, negative_slope))
+celu = _act(lambda x, alpha: _F.celu(x, alpha))
+glu = _act(lambda x, axis: _F.glu(x, axis))
+
+
+@_act
+def gelu(x, approximate):
+    if approximate:
+        return _F.gelu(x, approximate="tanh")
+    # F.gelu's exact form is off by ~1e-4 relative near x = -3 and NaN at +inf
+    return 0.5 * x * (1 + torch.erf(x * 0.7071067811865476))
+
+
+@_act
+def soft_shrink(x, threshold):
+    if threshold >= 0:
+        return _F.softshrink(x, threshold)
+    return torch.where(x > threshold, x - threshold, x + threshold)  # negative: never 0
+
+
+@_act
+def log_softmax(x, axis):
+    return torch.log_softmax(x, axis)
+
+
+# ===== conv and pools =====
+# torch.nn.functional conv{1,2,3}d / max_pool / avg_pool on channels_first tensors; the
+# asymmetric TF "same" pads are applied with F.pad first.  float16/bfloat16 compute in
+# float32 and are cast back.  conv_transpose: the full transposed conv, then Keras's
+# window of it (F.pad crops with negative amounts).
+
+import numpy as _np  # noqa: E402
+import torch.nn.functional as _F  # noqa: E402
+
+from polyops.ops.nn.conv import _avg_counts, _same_pads, _tr_pads, _tr_size  # noqa: E402
+
+_HALF = (torch.float16, torch.bfloat16)
+_CONVS = {1: _F.conv1d, 2: _F.conv2d, 3: _F.conv3d}
+_CONVT = {1: _F.conv_transpose1d, 2: _F.conv_transpose2d, 3: _F.conv_transpose3d}
+_MAXP = {1: _F.max_pool1d, 2: _F.max_pool2d, 3: _F.max_pool3d}
+_AVGP = {1: _F.avg_pool1d, 2: _F.avg_pool2d, 3: _F.avg_pool3d}
+
+
+def _cf(x, nd, fmt):
+    return x.permute(0, nd + 1, *range(1, nd + 1)) if fmt == "channels_last" else x
+
+
+def _cl(y, nd, fmt):
+    return y.permute(0, *range(2, nd + 2), 1) if fmt == "channels_last" else y
+
+
+def _torch_pads(pads):
+    """F.pad's flat list (last axis first) from per-spatial-axis (lo, hi) pairs."""
+    out = []
+    for lo, hi in reversed(pads):
+        out += [lo, hi]
+    return out
+
+
+def _conv_t(inputs, kernel, strides, padding, fmt, dil, groups_of):
+    nd = len(strides)
+    dt = inputs.dtype
+    x = _cf(inputs, nd, fmt)
+    k = kernel
+    if dt in _HALF:
+        x, k = x.float(), k.float()
+    ks = tuple(k.shape[:nd])
+    sym = (0,) * nd
+    if padding == "same":
+        pads = [_same_pads(n, kk, s, d) for n, kk, s, d in zip(x.shape[2:], ks, strides, dil)]
+        sym = tuple(min(p) for p in pads)  # conv's own (faster) symmetric padding
+        extra = [(lo - m, hi - m) for (lo, hi), m in zip(pads, sym)]
+        if any(p != (0, 0) for p in extra):
+            x = _F.pad(x, _torch_pads(extra))
+    k, groups = groups_of(k, x.shape[1])
+    w = k.permute(nd + 1, nd, *range(nd))  # (out, in // groups, *ks)
+    y = _CONVS[nd](x, w, None, strides, sym, dil, groups)
+    return _cl(y, nd, fmt).to(dt)
+
+
+def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
+    return _conv_t(inputs, kernel, strides, padding, data_format, dilation_rate,
+                   lambda k, c: (k, c // k.shape[-2]))
+
+
+def depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate):
+    nd = len(strides)
+
+    def groups_of(k, c):
+        return k.reshape(*k.shape[:nd], 1, k.shape[-2] * k.shape[-1]), k.shape[-2]
+
+    return _conv_t(inputs, kernel, strides, padding, data_format, dilation_rate, groups_of)
+
+
+def _pool_t(inputs, pool_size, strides, padding, fmt, value, split=True):
+    """(x, spatial, pads, sym): x with the pads beyond the symmetric part ``sym`` applied
+    (all of them when not ``split``); the pool applies ``sym`` itself (<= k // 2)."""
+    nd = len(pool_size)
+    x = _cf(inputs, nd, fmt)
+    if x.dtype in _HALF:
+        x = x.float()
+    spatial = tuple(x.shape[2:])
+    pads = ([_same_pads(n, k, s, 1) for n, k, s in zip(spatial, pool_size, strides)]
+            if padding == "same" else [(0, 0)] * nd)
+    sym = tuple(min(p) for p in pads) if split else (0,) * nd
+    extra = [(lo - m, hi - m) for (lo, hi), m in zip(pads, sym)]
+    if any(p != (0, 0) for p in extra):
+        x = _F.pad(x, _torch_pads(extra), value=value)
+    return x, spatial, pads, sym
+
+
+def max_pool(inputs, pool_size, strides, padding, data_format):
+    nd = len(pool_size)
+    x, _, _, sym = _pool_t(inputs, pool_size, strides, padding, data_format, float("-inf"))
+    y = _MAXP[nd](x, pool_size, strides, sym)
+    return _cl(y, nd, data_format).to(inputs.dtype)
+
+
+def average_pool(inputs, pool_size, strides, padding, data_format):
+    nd = len(pool_size)
+    x, spatial, pads, sym = _pool_t(inputs, pool_size, strides, padding, data_format, 0.0)
+    if all(lo == hi for lo, hi in pads):  # symmetric: torch excludes the padding itself
+        y = _AVGP[nd](x, pool_size, strides, sym, count_include_pad=False)
+        return _cl(y, nd, data_format).to(inputs.dtype)
+    x, spatial, pads, _ = _pool_t(inputs, pool_size, strides, padding, data_format, 0.0, False)
+    y = _AVGP[nd](x, pool_size, strides)
+    if any(p != (0, 0) for p in pads):
+        counts = _avg_counts(spatial, pool_size, strides, tuple(y.shape[2:]), pads)
+        scale = float(_np.prod(pool_size)) / _np.moveaxis(counts, -1, 1)
+        y = y * torch.from_numpy(_np.ascontiguousarray(scale)).to(y.dtype)
+    return _cl(y, nd, data_format).to(inputs.dtype)
+
+
+def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
+    nd = len(strides)
+    dt = inputs.dtype
+    x = _cf(inputs, nd, data_format)
+    k = kernel
+    if dt in _HALF:
+        x, k = x.float(), k.float()
+    ks = tuple(k.shape[:nd])
+    w = k.permute(nd + 1, nd, *range(nd))  # (in, out, *ks)
+    y = _CONVT[nd](x, w, None, strides, 0, 0, 1, dilation_rate)
+    crop = []
+    for i in range(nd):
+        kk, s, d = ks[i], strides[i], dilation_rate[i]
+        op = None if output_padding is None else output_padding[i]
+        left, _ = _tr_pads(kk, s, d, padding, op)
+        start = (kk - 1) * d - left
+        out = _tr_size(x.shape[2 + i], kk, s, d, padding, op)
+        crop.append((-start, out - (y.shape[2 + i] - start)))
+    if any(c != (0, 0) for c in crop):
+        y = _F.pad(y, _torch_pads(crop))
+    return _cl(y, nd, data_format).to(dt)
