@@ -1,3 +1,192 @@
-"""PyTorch kernels for the ``linalg`` op family (the rest use core's references)."""
+"""PyTorch kernels for the ``linalg`` op family (the rest use core's references).
+
+torch.linalg (LAPACK on CPU) has no float16/bfloat16 kernels: those compute in float32
+and are cast back.  Zero-size inputs go to core's reference (torch's LAPACK wrappers
+differ on them).  Conventions normalised to core's contracts: qr's non-negative diagonal
+of r, lu_factor's 0-based int32 pivots, cholesky reading only the lower triangle.
+
+Left on core's host computation: eigh, eig and svd with compute_uv=True: their vectors
+are unique only up to sign (eig: up to phase and order), and torch's LAPACK (MKL) picks
+other signs than NumPy's for about a fifth of the matrices, while the contract is
+NumPy's values.
+"""
 
 from __future__ import annotations
+
+import math
+
+import torch
+
+from polyops.plugin import reference
+
+_HALF = (torch.float16, torch.bfloat16)
+
+
+def _w(x):
+    """x widened to float32 when torch.linalg has no kernel for its dtype."""
+    return x.float() if x.dtype in _HALF else x
+
+
+def _eps(dtype):
+    return torch.finfo(torch.float64 if dtype == torch.float64 else torch.float32).eps
+
+
+def _empty(*xs):
+    return any(x.numel() == 0 for x in xs)
+
+
+# ===== cholesky, cholesky_inverse, solve_triangular =====================================
+
+
+def cholesky(x, upper):
+    if _empty(x):
+        return reference("cholesky")(x, upper)
+    a = _w(x)
+    lo, info = torch.linalg.cholesky_ex(a)  # reads the lower triangle only
+    bad = (info != 0)[..., None, None]
+    lo = torch.where(bad, torch.full_like(lo, math.nan), lo)  # not positive definite
+    if upper:
+        lo = lo.transpose(-1, -2)
+    return lo.to(x.dtype)
+
+
+def cholesky_inverse(x, upper):
+    if _empty(x):
+        return reference("cholesky_inverse")(x, upper)
+    a = _w(x)
+    a = torch.triu(a) if upper else torch.tril(a)
+    return torch.cholesky_inverse(a, upper=upper).to(x.dtype)
+
+
+def _rhs(a, b):
+    vec = b.ndim == a.ndim - 1
+    return (b.unsqueeze(-1) if vec else b), vec
+
+
+def solve_triangular(a, b, lower):
+    if _empty(a, b):
+        return reference("solve_triangular")(a, b, lower)
+    bb, vec = _rhs(a, b)
+    out = torch.linalg.solve_triangular(_w(a), _w(bb), upper=not lower)
+    return (out.squeeze(-1) if vec else out).to(a.dtype)
+
+
+# ===== LU: lu_factor, det, solve, inv ===================================================
+
+
+def lu_factor(x):
+    if _empty(x):
+        return reference("lu_factor")(x)
+    lu, piv, _ = torch.linalg.lu_factor_ex(_w(x))
+    return lu.to(x.dtype), (piv - 1).to(torch.int32)
+
+
+def det(x):
+    if _empty(x):
+        return reference("det")(x)
+    return torch.linalg.det(_w(x)).to(x.dtype)
+
+
+def solve(a, b):
+    if _empty(a, b):
+        return reference("solve")(a, b)
+    bb, vec = _rhs(a, b)
+    out = torch.linalg.solve_ex(_w(a), _w(bb))[0]  # singular: inf/nan, no error
+    return (out.squeeze(-1) if vec else out).to(a.dtype)
+
+
+def inv(x):
+    if _empty(x):
+        return reference("inv")(x)
+    return torch.linalg.inv_ex(_w(x))[0].to(x.dtype)
+
+
+def matrix_power(a, n):
+    if _empty(a):
+        return reference("matrix_power")(a, n)
+    w = _w(a)
+    if n < 0:
+        w = torch.linalg.inv_ex(w)[0]
+        n = -n
+    return torch.linalg.matrix_power(w, n).to(a.dtype)
+
+
+# ===== qr ===============================================================================
+
+
+def qr(x, mode):
+    if _empty(x):
+        return reference("qr")(x, mode)
+    q, r = torch.linalg.qr(_w(x), mode=mode)
+    m, n = x.shape[-2], x.shape[-1]
+    k = min(m, n)
+    d = torch.diagonal(r, dim1=-2, dim2=-1)[..., :k]
+    s = torch.where(d < 0, -1.0, 1.0).to(r.dtype)  # r's diagonal made non-negative
+    if q.shape[-1] > k:
+        s_q = torch.cat([s, torch.ones(s.shape[:-1] + (q.shape[-1] - k,), dtype=s.dtype)], -1)
+    else:
+        s_q = s
+    if r.shape[-2] > k:
+        s_r = torch.cat([s, torch.ones(s.shape[:-1] + (r.shape[-2] - k,), dtype=s.dtype)], -1)
+    else:
+        s_r = s
+    q = q * s_q[..., None, :]
+    r = torch.triu(r * s_r[..., :, None])
+    return q.to(x.dtype), r.to(x.dtype)
+
+
+# ===== svd, lstsq, pinv, matrix_rank ====================================================
+
+
+def svd(x, full_matrices, compute_uv):
+    if compute_uv or _empty(x):  # u, vh: NumPy's signs (see the module docstring)
+        return reference("svd")(x, full_matrices, compute_uv)
+    return torch.linalg.svdvals(_w(x)).to(x.dtype)
+
+
+def lstsq(a, b, rcond):
+    if _empty(a, b):
+        return reference("lstsq")(a, b, rcond)
+    if rcond is None:
+        rcond = _eps(a.dtype) * max(a.shape)
+    bb = b.unsqueeze(-1) if b.ndim == 1 else b
+    # gelsd: NumPy's driver (SVD, minimum norm, s <= rcond * s.max() count as zero)
+    out = torch.linalg.lstsq(_w(a), _w(bb), rcond=rcond, driver="gelsd").solution
+    return (out.squeeze(-1) if b.ndim == 1 else out).to(a.dtype)
+
+
+def pinv(x, rcond):
+    if _empty(x):
+        return reference("pinv")(x, rcond)
+    if rcond is None:
+        rcond = _eps(x.dtype) * max(x.shape[-2:])
+    u, s, vh = torch.linalg.svd(_w(x), full_matrices=False)
+    cutoff = rcond * s.amax(-1, keepdim=True)
+    inv_s = torch.where(s > cutoff, 1.0 / torch.where(s > cutoff, s, 1.0), 0.0)
+    out = (vh.transpose(-1, -2) * inv_s[..., None, :]) @ u.transpose(-1, -2)
+    return out.to(x.dtype)
+
+
+def matrix_rank(x, tol):
+    if _empty(x):
+        return reference("matrix_rank")(x, tol)
+    s = torch.linalg.svdvals(_w(x))
+    if tol is None:
+        tol = s.amax(-1, keepdim=True) * (max(x.shape[-2:]) * _eps(x.dtype))
+    return (s > tol).sum(-1).to(torch.int32)
+
+
+# ===== norm =============================================================================
+
+
+def norm(x, ord, axis, keepdims):
+    if _empty(x):
+        return reference("norm")(x, ord, axis, keepdims)
+    a = _w(x)
+    if len(axis) == 1 or (ord is None and len(axis) != 2):
+        p = 2.0 if ord is None else float(ord)
+        out = torch.linalg.vector_norm(a, p, dim=axis, keepdim=keepdims)
+    else:
+        o = "fro" if ord is None else ord
+        out = torch.linalg.matrix_norm(a, o, dim=axis, keepdim=keepdims)
+    return out.to(x.dtype)

@@ -49,3 +49,153 @@ def irfft(x, fft_length):
     if x[0].numel() == 0:
         return torch.zeros((*x[0].shape[:-1], fft_length), dtype=x[0].dtype)
     return torch.fft.irfft(_c(x), n=fft_length, dim=-1).to(x[0].dtype)
+
+
+# ===== special functions ==============================================================
+# torch's float32 kernels (float16/bfloat16 widen to float32 and round back, as core's
+# references do); the IEEE edges (erf(+-inf) = +-1, erfinv(+-1) = +-inf, rsqrt(0) = inf)
+# are torch's too.
+
+import math as _math  # noqa: E402
+
+from polyops.plugin import reference as _reference  # noqa: E402
+
+_HALF = (torch.float16, torch.bfloat16)
+
+
+def _w(x):
+    return x.float() if x.dtype in _HALF else x
+
+
+def _unary(fn):
+    def kernel(x):
+        return fn(_w(x)).to(x.dtype)
+
+    kernel.__name__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
+erf = _unary(torch.erf)
+
+
+def erfc(x):
+    w = _w(x)
+    # core's erfc is 0 past 9.19 (below float32's smallest normal: no subnormals)
+    return torch.where(w > 9.19, 0.0, torch.erfc(w)).to(x.dtype)
+
+
+erfinv = _unary(torch.erfinv)
+rsqrt = _unary(torch.rsqrt)
+
+
+def gammainc(a, x):
+    a, x = torch.as_tensor(a), torch.as_tensor(x)
+    dt = a.dtype
+    aw, xw = _w(a), _w(x)
+    out = torch.special.gammainc(aw, xw)
+    out = torch.where(xw == _math.inf, 1.0, out)
+    # core's rule: NaN where a <= 0 or x < 0 (SciPy/torch give their limit 1 at a = 0)
+    bad = (aw <= 0) | (xw < 0) | torch.isnan(aw) | torch.isnan(xw)
+    return torch.where(bad, _math.nan, out).to(dt)
+
+
+# ===== segment reductions =============================================================
+# scatter_reduce into num_segments + 1 rows, the last one collecting the ids outside
+# [0, num_segments) (then dropped); float16/bfloat16 reduce in float32.  Unsigned ints
+# wider than uint8 (no torch scatter kernels) use core's reference.
+
+_NO_SCATTER = (torch.uint16, torch.uint32, torch.uint64)
+
+
+def _segment(kind, reduce):
+    def kernel(data, segment_ids, num_segments, sorted):
+        if data.dtype in _NO_SCATTER:
+            return _reference("segment_" + kind)(data, segment_ids, num_segments, sorted)
+        dt = data.dtype
+        x = _w(data)
+        ids = segment_ids.to(torch.int64)
+        ids = torch.where((ids >= 0) & (ids < num_segments), ids, num_segments)
+        if kind == "sum":
+            fill = 0
+        elif kind == "prod":
+            fill = 1
+        elif x.is_floating_point():
+            fill = -_math.inf if kind == "max" else _math.inf
+        else:
+            info = torch.iinfo(x.dtype)
+            fill = info.min if kind == "max" else info.max
+        out = torch.full((num_segments + 1,) + tuple(x.shape[1:]), fill, dtype=x.dtype)
+        index = ids.reshape((-1,) + (1,) * (x.ndim - 1)).expand(x.shape)
+        out = out.scatter_reduce(0, index, x, reduce=reduce, include_self=True)
+        return out[:num_segments].to(dt)
+
+    kernel.__name__ = "segment_" + kind
+    return kernel
+
+
+segment_sum = _segment("sum", "sum")
+segment_prod = _segment("prod", "prod")
+segment_max = _segment("max", "amax")
+segment_min = _segment("min", "amin")
+
+
+# ===== top_k, in_top_k ================================================================
+
+_SORT_KEYS = {torch.bool: torch.int32, torch.uint16: torch.int32, torch.uint32: torch.int64}
+
+
+def top_k(x, k, sorted):
+    if x.dtype == torch.uint64:
+        return _reference("top_k")(x, k, sorted)
+    keys = x.to(_SORT_KEYS[x.dtype]) if x.dtype in _SORT_KEYS else x
+    # a stable descending sort: NaN first (torch sorts NaN as the largest), ties lower index first
+    idx = torch.sort(keys, dim=-1, descending=True, stable=True).indices[..., :k]
+    return torch.gather(x, -1, idx), idx.to(torch.int32)
+
+
+def in_top_k(targets, predictions, k):
+    if predictions.dtype == torch.uint64:
+        return _reference("in_top_k")(targets, predictions, k)
+    p = predictions
+    if p.dtype in _SORT_KEYS:
+        p = p.to(_SORT_KEYS[p.dtype])
+    c = p.shape[-1]
+    t = targets.to(torch.int64)
+    valid = (t >= 0) & (t < c)
+    if c == 0:
+        return torch.zeros(t.shape, dtype=torch.bool)
+    at = torch.gather(p, -1, torch.where(valid, t, 0)[:, None])
+    if at.is_floating_point():
+        at = torch.where(torch.isnan(at), -_math.inf, at)
+    above = (p > at).sum(-1)
+    return valid & (above < k)
+
+
+# ===== logsumexp, cdist, extract_sequences, logdet ====================================
+
+
+def logsumexp(x, axis, keepdims):
+    dims = tuple(range(x.ndim)) if axis is None else axis
+    if not dims:  # 0-d (or no axis): log(exp(x)) = x
+        return x.clone()
+    return torch.logsumexp(_w(x), dim=dims, keepdim=keepdims).to(x.dtype)
+
+
+def cdist(x, y):
+    if x.numel() == 0 or y.numel() == 0:
+        return _reference("cdist")(x, y)
+    # the direct form: torch's matmul form (|x|^2 + |y|^2 - 2 x.y) cancels
+    return torch.cdist(_w(x), _w(y), p=2.0,
+                       compute_mode="donot_use_mm_for_euclid_dist").to(x.dtype)
+
+
+def extract_sequences(x, sequence_length, sequence_stride):
+    if x.shape[-1] < sequence_length:
+        return torch.zeros(tuple(x.shape[:-1]) + (0, sequence_length), dtype=x.dtype)
+    return x.unfold(-1, sequence_length, sequence_stride).clone()
+
+
+def logdet(x):
+    if x.numel() == 0:
+        return _reference("logdet")(x)
+    return torch.linalg.slogdet(_w(x))[1].to(x.dtype)

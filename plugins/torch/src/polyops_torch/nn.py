@@ -201,3 +201,100 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
     if any(c != (0, 0) for c in crop):
         y = _F.pad(y, _torch_pads(crop))
     return _cl(y, nd, data_format).to(dt)
+
+
+# ===== elementwise activations still on core's formulas ===================================
+# Written with torch ops in core's exact form (torch's own hardswish/hardsigmoid differ at
+# +-inf and NaN); float16/bfloat16 compute in float32 where core's reference does.
+
+from .core import TORCH_DTYPES as _TD  # noqa: E402
+
+
+def _hsig(x):
+    y = x / 6.0 + 0.5
+    return torch.where(y <= 0, 0.0, torch.where(y >= 1, 1.0, y))
+
+
+hard_sigmoid = _act(_hsig)
+hard_silu = _act(lambda x: x * _hsig(x))
+sparse_plus = _act(lambda x: torch.where(x <= -1, 0.0, torch.where(x < 1, 0.25 * (x + 1) ** 2, x)))
+squareplus = _act(lambda x, b: 0.5 * (x + torch.sqrt(x * x + b)))
+
+
+def sparse_sigmoid(x):
+    return torch.where(x <= -1, 0.0, torch.where(x >= 1, 1.0, 0.5 * (x + 1))).to(x.dtype)
+
+
+def hard_tanh(x):
+    return torch.where(x < -1, -1.0, torch.where(x > 1, 1.0, x)).to(x.dtype)
+
+
+def hard_shrink(x, threshold):
+    return torch.where(torch.abs(x) <= threshold, 0.0, x).to(x.dtype)
+
+
+def threshold(x, threshold, default_value):
+    return torch.where(x <= threshold, default_value, x).to(x.dtype)
+
+
+# ===== one_hot =============================================================================
+
+
+def one_hot(x, num_classes, axis, dtype, sparse):
+    classes = torch.arange(num_classes, dtype=torch.int64)
+    hot = x.to(torch.int64).unsqueeze(-1) == classes  # out of range: no class matches
+    return torch.movedim(hot, -1, axis).to(_TD[dtype])
+
+
+# ===== normalization =======================================================================
+# Statistics in float32 for float16/bfloat16 (as core's references), cast back.
+
+
+def _wk(x):
+    return x.float() if x.dtype in _HALF_T else x
+
+
+def moments(x, axes, keepdims, synchronized):
+    w = _wk(x)
+    m = torch.mean(w, dim=axes, keepdim=True)
+    v = torch.mean(torch.square(w - m), dim=axes, keepdim=True)
+    if not keepdims:
+        m, v = m.squeeze(axes), v.squeeze(axes)
+    if x.dtype == torch.float16:
+        m, v = torch.clamp(m, -65504.0, 65504.0), torch.clamp(v, max=65504.0)
+    return m.to(x.dtype), v.to(x.dtype)
+
+
+def batch_normalization(x, mean, variance, axis, offset, scale, epsilon):
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+    inv = torch.rsqrt(variance.reshape(shape) + epsilon)
+    if scale is not None:
+        inv = inv * scale.reshape(shape)
+    res = -mean.reshape(shape) * inv
+    if offset is not None:
+        res = res + offset.reshape(shape)
+    return x * inv + res
+
+
+def normalize(x, axis, order, epsilon):
+    w = _wk(x)
+    if order == 2:
+        inv = torch.rsqrt(torch.sum(torch.square(w), dim=axis, keepdim=True))
+        out = w * torch.clamp(inv, max=1.0 / epsilon)
+    else:
+        a = torch.abs(w)
+        if order == 1:
+            n = torch.sum(a, dim=axis, keepdim=True)
+        else:
+            n = torch.sum(a ** order, dim=axis, keepdim=True) ** (1.0 / order)
+        out = w / torch.clamp(n, min=epsilon)
+    return out.to(x.dtype)
+
+
+def rms_normalization(x, scale, axis, epsilon):
+    w = _wk(x)
+    out = w * torch.rsqrt(torch.mean(torch.square(w), dim=axis, keepdim=True) + epsilon)
+    if scale is not None:
+        out = out * _wk(scale)
+    return out.to(x.dtype)
