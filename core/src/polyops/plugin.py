@@ -191,3 +191,40 @@ def quantile_plan(counts, q: float, method: str, int_q: bool = False):
     from .ops.numpy.statistics import _virtual_indexes
 
     return _virtual_indexes(counts, q, method, int_q)
+
+
+def _sign_columns(v):
+    """The signs (+-1, shape (..., k)) that make each column's largest-|entry| positive
+    (the first such entry on a tie)."""
+    import numpy as np
+
+    if v.shape[-2] == 0:
+        return np.ones(v.shape[:-2] + v.shape[-1:], v.dtype)
+    idx = np.argmax(np.abs(v), axis=-2)[..., None, :]
+    sign = np.sign(np.take_along_axis(v, idx, -2))[..., 0, :]
+    return np.where(sign == 0, 1, sign).astype(v.dtype)
+
+
+def canonical_svd(u, s, vh):
+    """``np.linalg.svd``'s ``(u, s, vh)`` in polyops's sign convention: each column of ``u``
+    has its entry of largest magnitude positive, and ``vh``'s matching row flips with it
+    (``u @ diag(s) @ vh`` is unchanged); the columns of ``u`` and rows of ``vh`` beyond
+    ``min(m, n)`` (``full_matrices``) are normalised on their own.  numpy arrays in and out."""
+    import numpy as np
+
+    k = s.shape[-1]
+    u, vh = np.array(u, copy=True), np.array(vh, copy=True)
+    sign = _sign_columns(u[..., :, :k])
+    u[..., :, :k] *= sign[..., None, :]
+    vh[..., :k, :] *= sign[..., :, None]
+    if u.shape[-1] > k:
+        u[..., :, k:] *= _sign_columns(u[..., :, k:])[..., None, :]
+    if vh.shape[-2] > k:
+        vh[..., k:, :] *= _sign_columns(np.swapaxes(vh[..., k:, :], -1, -2))[..., :, None]
+    return u, s, vh
+
+
+def canonical_eigh(w, v):
+    """``np.linalg.eigh``'s ``(w, v)`` with each eigenvector (column of ``v``) having its
+    entry of largest magnitude positive.  numpy arrays in and out."""
+    return w, v * _sign_columns(v)[..., None, :]

@@ -32,6 +32,7 @@ from .. import _dtypes, _promote
 from .._op import defop
 from .._shapes import broadcast_shapes, canonicalize_axis, reduce_shape
 from .._symbolic import SymbolicTensor
+from ..plugin import canonical_eigh, canonical_svd
 from ._base import from_host, key, shape_of, spec, to_host
 from .core import cast, convert_to_tensor
 from .core import dtype as _dtype_of
@@ -646,6 +647,12 @@ def _qr_ref(x, mode="reduced"):
 
 
 # ===== host decompositions: svd, eig, eigh ============================================
+# Singular vectors and eigenvectors are unique only up to sign; every backend returns
+# the same ones by one convention: each vector's entry of largest magnitude (the first
+# one on a tie) is positive.  For svd the sign of u's column i (i < min(m, n)) also
+# flips vh's row i, so u @ diag(s) @ vh is unchanged; the columns of u or rows of vh
+# beyond min(m, n) (full_matrices) are normalised on their own.  The numpy forms are
+# polyops.plugin.canonical_svd / canonical_eigh.
 
 
 def _svd_prepare(x, full_matrices=True, compute_uv=True):
@@ -655,15 +662,19 @@ def _svd_prepare(x, full_matrices=True, compute_uv=True):
 
 # Kernel contract: svd(x, full_matrices, compute_uv) gets a floating tensor (..., m, n),
 # validated, and two bools; returns s (..., k) descending (compute_uv=False), else
-# (u, s, vh) as np.linalg.svd, of x's dtype.
+# (u, s, vh) as np.linalg.svd, of x's dtype, with the sign convention above (each
+# column of u, and each extra row of vh, has its largest-|entry| positive).
 @defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_svd_prepare)
 def svd(x, full_matrices=True, compute_uv=True):
     """Singular value decomposition ``x = u @ diag(s) @ vh``.
 
     Keras: ``keras.ops.svd``; NumPy: ``np.linalg.svd``.  Returns ``(u, s, vh)`` (or ``s``
     with ``compute_uv=False``); ``s`` is descending.  Singular vectors are unique only up
-    to sign: compare reconstructions.  Computed on the host with numpy (eager only) where
-    the backend has no kernel.  Ints compute in floatx, float16/bfloat16 in float32.
+    to sign, so every backend gives them one sign: each column of ``u`` has its entry of
+    largest magnitude positive, and ``vh``'s matching row follows (NumPy's own signs may
+    differ).  Columns of ``u`` beyond ``min(m, n)`` (``full_matrices``, m > n + 1) are any
+    orthonormal basis of the complement and may differ between backends.  Computed on the
+    host with numpy (eager only) where the backend has no kernel.  Ints compute in floatx, float16/bfloat16 in float32.
 
     Example:
         >>> polyops.ops.svd(polyops.ops.convert_to_tensor([[3., 0.], [0., -4.]]), compute_uv=False)   # [4, 3]
@@ -689,7 +700,7 @@ def _svd_host(x, full_matrices=True, compute_uv=True):
     a = _host_in("svd", x)
     if not compute_uv:
         return from_host(np.linalg.svd(a, compute_uv=False), dtype)
-    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    u, s, vh = canonical_svd(*np.linalg.svd(a, full_matrices=full_matrices))
     return from_host(u, dtype), from_host(s, dtype), from_host(vh, dtype)
 
 
@@ -708,15 +719,16 @@ def _eig_prepare_for(op):
 
 
 # Kernel contract: eigh(x) gets a floating tensor (..., n, n), validated; returns (w, v) of
-# x's dtype: eigenvalues ascending (..., n), eigenvectors as columns; reads the lower
-# triangle.
+# x's dtype: eigenvalues ascending (..., n), eigenvectors as columns, each with its
+# largest-|entry| positive (the sign convention above); reads the lower triangle.
 @defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_eig_prepare_for("eigh"))
 def eigh(x):
     """Eigenvalues (ascending) and eigenvectors of (a batch of) symmetric matrices.
 
     Keras: ``keras.ops.eigh``; NumPy: ``np.linalg.eigh`` (lower triangle read).  Returns
-    ``(w, v)`` with ``x @ v = v * w``; eigenvectors are unique only up to sign.  Computed
-    on the host with numpy (eager only).  Ints compute in floatx, float16/bfloat16 in
+    ``(w, v)`` with ``x @ v = v * w``; eigenvectors are unique only up to sign, and every
+    backend gives each its entry of largest magnitude positive (NumPy's own signs may
+    differ).  Computed on the host with numpy (eager only) where the backend has no kernel.  Ints compute in floatx, float16/bfloat16 in
     float32.
 
     Example:
@@ -733,7 +745,7 @@ def _eigh_host(x):
     import numpy as np
 
     dtype = _dt(x)
-    w, v = np.linalg.eigh(_host_in("eigh", x))
+    w, v = canonical_eigh(*np.linalg.eigh(_host_in("eigh", x)))
     return from_host(w, dtype), from_host(v, dtype)
 
 

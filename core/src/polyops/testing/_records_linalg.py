@@ -136,12 +136,38 @@ def _qr_np(x, mode="reduced"):
     return q, r
 
 
+def _positive_largest(vec):
+    """The sign (+-1) that makes the entry of largest magnitude (the first on a tie) positive."""
+    i = int(np.argmax(np.abs(vec))) if vec.size else 0
+    return -1.0 if vec.size and vec[i] < 0 else 1.0
+
+
 def _svd_np(x, full_matrices=True, compute_uv=True):
-    return np.linalg.svd(_f64(x), full_matrices=full_matrices, compute_uv=compute_uv)
+    """np.linalg.svd in polyops's sign convention (svd's docstring), one vector at a time."""
+    out = np.linalg.svd(_f64(x), full_matrices=full_matrices, compute_uv=compute_uv)
+    if not compute_uv:
+        return out
+    u, s, vh = (a.copy() for a in out)
+    k = s.shape[-1]
+    for idx in np.ndindex(*s.shape[:-1]):
+        for j in range(u.shape[-1]):
+            sign = _positive_largest(u[idx][:, j])
+            u[idx][:, j] *= sign
+            if j < k:
+                vh[idx][j, :] *= sign
+        for j in range(k, vh.shape[-2]):
+            vh[idx][j, :] *= _positive_largest(vh[idx][j, :])
+    return u, s, vh
 
 
 def _eigh_abs_np(x):
-    return np.linalg.eigh(_f64(x))
+    """np.linalg.eigh with each eigenvector's entry of largest magnitude positive."""
+    w, v = np.linalg.eigh(_f64(x))
+    v = v.copy()
+    for idx in np.ndindex(*w.shape[:-1]):
+        for j in range(v.shape[-1]):
+            v[idx][:, j] *= _positive_largest(v[idx][:, j])
+    return w, v
 
 
 def _norm_np(x, ord=None, axis=None, keepdims=False):
