@@ -1,3 +1,190 @@
-"""OpenVINO kernels for the ``linalg`` op family (the rest use core's references)."""
+"""OpenVINO kernels for the ``linalg`` op family (the rest use core's references).
+
+OpenVINO has Inverse (opset14) and MatMul but no factorizations (no LU, Cholesky, QR,
+SVD or eigen-solvers), so the kernels here are inv, the ops built on an inverse (solve,
+solve_triangular, cholesky_inverse, matrix_power) and the norms that need no singular
+values.  cholesky, lu_factor, det, qr keep core's references; svd, eig, eigh, lstsq,
+pinv, matrix_rank and the spectral norms (ord 2, -2, "nuc") stay host computations.
+float16/bfloat16 compute in float32 and convert back; zero-size inputs need no model.
+"""
 
 from __future__ import annotations
+
+import math
+
+import numpy as np
+import openvino.opset14 as _ops14
+
+from polyops.plugin import reference
+
+from ._graph import T, axes_const, const, etype, ops, run1, to
+
+_HALF = frozenset({T.f16, T.bf16})
+
+
+def _f32(x):
+    return to(x, T.f32) if etype(x) in _HALF else x
+
+
+def _inverse(x):
+    return _ops14.inverse(x, False)
+
+
+def _eye_like(shape, dtype):
+    n = shape[-1]
+    return np.broadcast_to(np.eye(n, dtype=np.float32).astype(dtype), shape).copy()
+
+
+def _tri(x, n, lower):
+    """``x``'s lower (upper) triangle, the rest zeroed."""
+    m = np.tril(np.ones((n, n), bool)) if lower else np.triu(np.ones((n, n), bool))
+    return ops.select(const(m, T.boolean), x, const(0.0, etype(x)))
+
+
+# ===== inv ============================================================================
+
+
+def inv(x):
+    if x.size == 0:
+        return np.empty(x.shape, x.dtype)
+
+    def build(p):
+        return to(_inverse(_f32(p)), etype(p))
+
+    return run1(("inv",), build, x)
+
+
+# ===== solve, solve_triangular ========================================================
+
+
+def _solve_shape(a, b):
+    if b.ndim == a.ndim - 1:
+        return np.broadcast_shapes(a.shape[:-2], b.shape[:-1]) + (a.shape[-1],)
+    return np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + b.shape[-2:]
+
+
+def _solve_via_inverse(name, a, b, lower):
+    shape = _solve_shape(a, b)
+    if 0 in shape or a.shape[-1] == 0:
+        return np.zeros(shape, a.dtype)
+    vec = b.ndim == a.ndim - 1
+    n = a.shape[-1]
+
+    def build(pa, pb):
+        t = etype(pa)
+        aa, bb = _f32(pa), _f32(pb)
+        if lower is not None:
+            aa = _tri(aa, n, lower)
+        if vec:
+            bb = ops.unsqueeze(bb, const([-1], T.i64))
+        out = ops.matmul(_inverse(aa), bb, False, False)
+        if vec:
+            out = ops.squeeze(out, const([-1], T.i64))
+        return to(out, t)
+
+    return run1((name, lower), build, a, b)
+
+
+def solve(a, b):
+    return _solve_via_inverse("solve", a, b, None)
+
+
+def solve_triangular(a, b, lower=False):
+    return _solve_via_inverse("solve_triangular", a, b, bool(lower))
+
+
+# ===== cholesky_inverse ===============================================================
+
+
+def cholesky_inverse(x, upper=False):
+    if x.size == 0:
+        return np.empty(x.shape, x.dtype)
+    n = x.shape[-1]
+
+    def build(p):
+        t = etype(p)
+        f = _inverse(_tri(_f32(p), n, not upper))  # L^-1 (upper: U^-1)
+        out = ops.matmul(f, f, False, True) if upper else ops.matmul(f, f, True, False)
+        return to(out, t)
+
+    return run1(("cholesky_inverse", bool(upper)), build, x)
+
+
+# ===== matrix_power ===================================================================
+
+
+def matrix_power(a, n):
+    if n == 0:
+        return _eye_like(a.shape, a.dtype)
+    if a.size == 0:
+        return np.empty(a.shape, a.dtype)
+
+    def build(p):
+        t = etype(p)
+        base = _f32(p)
+        k = n
+        if k < 0:
+            base, k = _inverse(base), -k
+        result = None
+        while k:
+            if k & 1:
+                result = base if result is None else ops.matmul(result, base, False, False)
+            k >>= 1
+            if k:
+                base = ops.matmul(base, base, False, False)
+        return to(result, t)
+
+    return run1(("matrix_power", int(n)), build, a)
+
+
+# ===== norm ===========================================================================
+
+
+def _reduce_shape(shape, axes, keepdims):
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def _vector_norm(a, ord, ax, keepdims):
+    t = etype(a)
+    if ord is None or ord == 2:
+        return ops.sqrt(ops.reduce_sum(ops.multiply(a, a), ax, keepdims))
+    v = ops.abs(a)
+    if ord == math.inf:
+        return ops.reduce_max(v, ax, keepdims)
+    if ord == -math.inf:
+        return ops.reduce_min(v, ax, keepdims)
+    if ord == 0:
+        return ops.reduce_sum(to(ops.not_equal(a, const(0.0, t)), t), ax, keepdims)
+    if ord == 1:
+        return ops.reduce_sum(v, ax, keepdims)
+    p = float(ord)
+    return ops.power(ops.reduce_sum(ops.power(v, const(p, t)), ax, keepdims), const(1.0 / p, t))
+
+
+def norm(x, ord, axis, keepdims):
+    axes = tuple(axis)
+    matrix = len(axes) == 2
+    if matrix and ord in (2, -2, "nuc"):
+        return reference("norm")(x, ord, axis, keepdims)  # needs singular values
+    if x.size == 0:  # empty reductions: NumPy's 0 (sum) or an error (max/min) via core
+        return reference("norm")(x, ord, axis, keepdims)
+
+    def build(p):
+        t = etype(p)
+        a = _f32(p)
+        if not matrix:
+            return to(_vector_norm(a, ord, axes_const(list(axes)), keepdims), t)
+        r, c = axes
+        if ord in (None, "fro"):
+            return to(ops.sqrt(ops.reduce_sum(ops.multiply(a, a), axes_const(list(axes)), keepdims)), t)
+        inner, outer = (r, c) if ord in (1, -1) else (c, r)
+        s = ops.reduce_sum(ops.abs(a), axes_const([inner]), True)
+        red = ops.reduce_max if ord in (1, math.inf) else ops.reduce_min
+        out = red(s, axes_const([outer]), True)
+        if not keepdims:
+            out = ops.reshape(out, axes_const(list(_reduce_shape(x.shape, axes, False))), False)
+        return to(out, t)
+
+    return run1(("norm", repr(ord), axes, bool(keepdims)), build, x)

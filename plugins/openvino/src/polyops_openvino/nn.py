@@ -210,3 +210,69 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
 
     key = ("conv_transpose", strides, tuple(lo), tuple(hi), data_format, dilation_rate)
     return run1(key, build, inputs, kernel)
+
+
+# ===== more activations ==================================================================
+# Core's formulas as one model each, in float32 for float16/bfloat16.  The CPU plugin's
+# comparisons, Minimum/Maximum and Clamp do not propagate NaN, so NaN lanes are passed
+# through explicitly (every op below maps NaN to NaN, as its reference does).
+
+
+def _act_nan(name, make):
+    def kernel(x, *args):
+        if x.dtype.kind in "iub":  # (relu6 keeps ints: core's reference is exact there)
+            from polyops.plugin import reference
+
+            return reference(name)(x, *args)
+        if x.size == 0:
+            return np.empty(x.shape, x.dtype)
+
+        def build(node):
+            t = etype(node)
+            u = to(node, T.f32) if t in _HALF else node
+            return to(ops.select(ops.is_nan(u), u, make(u, *args)), t)
+
+        return run1((name,) + tuple(args), build, x)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+def _k(x, v):
+    return const(v, etype(x))
+
+
+def _sel(cond, a, b):
+    return ops.select(cond, a, b)
+
+
+relu6 = _act_nan("relu6", lambda x: ops.minimum(ops.maximum(x, _k(x, 0.0)), _k(x, 6.0)))
+sparse_sigmoid = _act_nan("sparse_sigmoid", lambda x: _sel(
+    ops.less_equal(x, _k(x, -1.0)), _k(x, 0.0),
+    _sel(ops.greater_equal(x, _k(x, 1.0)), _k(x, 1.0),
+         ops.multiply(_k(x, 0.5), ops.add(x, _k(x, 1.0))))))
+soft_shrink = _act_nan("soft_shrink", lambda x, t: _sel(
+    ops.greater(x, _k(x, t)), ops.subtract(x, _k(x, t)),
+    _sel(ops.greater_equal(x, _k(x, -t)), _k(x, 0.0), ops.add(x, _k(x, t)))))
+
+
+def _sparse_plus_make(x):
+    y = ops.add(x, _k(x, 1.0))
+    q = ops.multiply(_k(x, 0.25), ops.multiply(y, y))
+    return _sel(ops.less_equal(x, _k(x, -1.0)), _k(x, 0.0), _sel(ops.less(x, _k(x, 1.0)), q, x))
+
+
+sparse_plus = _act_nan("sparse_plus", _sparse_plus_make)
+squareplus = _act_nan("squareplus", lambda x, b: ops.multiply(
+    _k(x, 0.5), ops.add(x, ops.sqrt(ops.add(ops.multiply(x, x), _k(x, b))))))
+
+# (log_sigmoid stays on core's reference: log(1 + u) here loses the tail that its
+# log1p keeps, and the CPU plugin's Log/Exp give 1e-6-scale errors near 0.)
+leaky_relu = _act_nan("leaky_relu", lambda x, s: _sel(
+    ops.greater_equal(x, _k(x, 0.0)), x, ops.multiply(x, _k(x, s))))
+tanh_shrink = _act_nan("tanh_shrink", lambda x: ops.subtract(x, ops.tanh(x)))
+hard_tanh = _act_nan("hard_tanh", lambda x: _sel(
+    ops.less(x, _k(x, -1.0)), _k(x, -1.0), _sel(ops.greater(x, _k(x, 1.0)), _k(x, 1.0), x)))
+hard_shrink = _act_nan("hard_shrink", lambda x, t: _sel(
+    ops.less_equal(ops.abs(x), _k(x, t)), _k(x, 0.0), x))
+threshold = _act_nan("threshold", lambda x, t, d: _sel(ops.less_equal(x, _k(x, t)), _k(x, d), x))
