@@ -194,20 +194,23 @@ def quantile_plan(counts, q: float, method: str, int_q: bool = False):
 
 
 def _sign_columns(v):
-    """The signs (+-1, shape (..., k)) that make each column's largest-|entry| positive
-    (the first such entry on a tie)."""
+    """The signs (+-1, shape (..., k)) that make each column's largest-|entry| positive:
+    the first entry within a relative 1e-3 of the largest, so that rounding noise between
+    backends cannot pick another entry on a (near) tie."""
     import numpy as np
 
     if v.shape[-2] == 0:
         return np.ones(v.shape[:-2] + v.shape[-1:], v.dtype)
-    idx = np.argmax(np.abs(v), axis=-2)[..., None, :]
+    a = np.abs(v)
+    idx = np.argmax(a >= a.max(axis=-2, keepdims=True) * (1 - 1e-3), axis=-2)[..., None, :]
     sign = np.sign(np.take_along_axis(v, idx, -2))[..., 0, :]
     return np.where(sign == 0, 1, sign).astype(v.dtype)
 
 
 def canonical_svd(u, s, vh):
     """``np.linalg.svd``'s ``(u, s, vh)`` in polyops's sign convention: each column of ``u``
-    has its entry of largest magnitude positive, and ``vh``'s matching row flips with it
+    has its entry of largest magnitude positive (the first within a relative 1e-3 of the
+    largest), and ``vh``'s matching row flips with it
     (``u @ diag(s) @ vh`` is unchanged); the columns of ``u`` and rows of ``vh`` beyond
     ``min(m, n)`` (``full_matrices``) are normalised on their own.  numpy arrays in and out."""
     import numpy as np

@@ -648,8 +648,9 @@ def _qr_ref(x, mode="reduced"):
 
 # ===== host decompositions: svd, eig, eigh ============================================
 # Singular vectors and eigenvectors are unique only up to sign; every backend returns
-# the same ones by one convention: each vector's entry of largest magnitude (the first
-# one on a tie) is positive.  For svd the sign of u's column i (i < min(m, n)) also
+# the same ones by one convention: each vector's entry of largest magnitude is positive
+# (the first entry within a relative 1e-3 of the largest, so rounding noise between
+# backends cannot pick another entry on a near tie).  For svd the sign of u's column i (i < min(m, n)) also
 # flips vh's row i, so u @ diag(s) @ vh is unchanged; the columns of u or rows of vh
 # beyond min(m, n) (full_matrices) are normalised on their own.  The numpy forms are
 # polyops.plugin.canonical_svd / canonical_eigh.

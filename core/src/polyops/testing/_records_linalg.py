@@ -137,9 +137,13 @@ def _qr_np(x, mode="reduced"):
 
 
 def _positive_largest(vec):
-    """The sign (+-1) that makes the entry of largest magnitude (the first on a tie) positive."""
-    i = int(np.argmax(np.abs(vec))) if vec.size else 0
-    return -1.0 if vec.size and vec[i] < 0 else 1.0
+    """The sign (+-1) that makes the entry of largest magnitude positive (the first entry
+    within a relative 1e-3 of the largest, the convention's rule for near ties)."""
+    if not vec.size:
+        return 1.0
+    big = np.abs(vec).max() * (1 - 1e-3)
+    i = next(j for j, e in enumerate(vec) if abs(e) >= big)
+    return -1.0 if vec[i] < 0 else 1.0
 
 
 def _svd_np(x, full_matrices=True, compute_uv=True):

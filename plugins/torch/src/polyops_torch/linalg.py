@@ -5,10 +5,10 @@ and are cast back.  Zero-size inputs go to core's reference (torch's LAPACK wrap
 differ on them).  Conventions normalised to core's contracts: qr's non-negative diagonal
 of r, lu_factor's 0-based int32 pivots, cholesky reading only the lower triangle.
 
-Left on core's host computation: eigh, eig and svd with compute_uv=True: their vectors
-are unique only up to sign (eig: up to phase and order), and torch's LAPACK (MKL) picks
-other signs than NumPy's for about a fifth of the matrices, while the contract is
-NumPy's values.
+svd and eigh vectors are unique only up to sign, and torch's LAPACK (MKL) picks other
+signs than NumPy's for about a fifth of the matrices: the kernels apply core's sign
+convention (each vector's largest-|entry| positive).  eig stays on core's host
+computation (vectors unique only up to phase, and torch's order of eigenvalues differs).
 """
 
 from __future__ import annotations
@@ -138,10 +138,40 @@ def qr(x, mode):
 # ===== svd, lstsq, pinv, matrix_rank ====================================================
 
 
+def _signs(v):
+    """(..., k) signs making each column of v have its largest-|entry| positive (the
+    first within 1e-3 of the largest on a near tie): core's sign convention."""
+    a = v.abs()
+    near = (a >= a.amax(-2, keepdim=True) * (1 - 1e-3)).to(torch.int8)
+    idx = torch.argmax(near, dim=-2, keepdim=True)  # the first near-maximal index
+    sign = torch.sign(torch.take_along_dim(v, idx, dim=-2)).squeeze(-2)
+    return torch.where(sign == 0, torch.ones_like(sign), sign)
+
+
 def svd(x, full_matrices, compute_uv):
-    if compute_uv or _empty(x):  # u, vh: NumPy's signs (see the module docstring)
+    if _empty(x):
         return reference("svd")(x, full_matrices, compute_uv)
-    return torch.linalg.svdvals(_w(x)).to(x.dtype)
+    if not compute_uv:
+        return torch.linalg.svdvals(_w(x)).to(x.dtype)
+    u, s, vh = torch.linalg.svd(_w(x), full_matrices=full_matrices)
+    k = s.shape[-1]
+    sign = _signs(u[..., :, :k])
+    parts_u, parts_vh = [u[..., :, :k] * sign[..., None, :]], [vh[..., :k, :] * sign[..., :, None]]
+    if u.shape[-1] > k:
+        extra = u[..., :, k:]
+        parts_u.append(extra * _signs(extra)[..., None, :])
+    if vh.shape[-2] > k:
+        extra = vh[..., k:, :]
+        parts_vh.append(extra * _signs(extra.transpose(-1, -2))[..., :, None])
+    u, vh = torch.cat(parts_u, -1), torch.cat(parts_vh, -2)
+    return u.to(x.dtype), s.to(x.dtype), vh.to(x.dtype)
+
+
+def eigh(x):
+    if _empty(x):
+        return reference("eigh")(x)
+    w, v = torch.linalg.eigh(_w(x), UPLO="L")
+    return w.to(x.dtype), (v * _signs(v)[..., None, :]).to(x.dtype)
 
 
 def lstsq(a, b, rcond):
