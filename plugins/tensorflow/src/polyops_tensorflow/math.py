@@ -46,3 +46,133 @@ def irfft(x, fft_length):
     if 0 in tuple(x[0].shape):
         return tf.zeros((*x[0].shape[:-1], fft_length), x[0].dtype)
     return tf.cast(tf.signal.irfft(_c(x), fft_length=[fft_length]), x[0].dtype)
+
+
+# ===== special functions =====
+# tf.math's kernels; float16/bfloat16 compute in float32 and round back (as core's references).
+
+_HALF = (tf.float16, tf.bfloat16)
+
+
+def _w(x):
+    return tf.cast(x, tf.float32) if x.dtype in _HALF else x
+
+
+def _b(y, dtype):
+    return y if y.dtype == dtype else tf.cast(y, dtype)
+
+
+def _unary(fn):
+    def kernel(x):
+        return _b(fn(_w(x)), x.dtype)
+
+    kernel.__name__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
+erf = _unary(tf.math.erf)  # erf(+-inf) = +-1, NaN propagates
+erfc = _unary(tf.math.erfc)
+
+
+def erfinv(x):
+    # +-1 -> +-inf, |x| > 1 -> NaN.  tf's float32 erfinv loses ~3 digits near +-1 (2e-3
+    # relative at 1 - 1e-6), so float32 and narrower compute in float64.
+    if x.dtype == tf.float64:
+        return tf.math.erfinv(x)
+    return tf.cast(tf.math.erfinv(tf.cast(x, tf.float64)), x.dtype)
+
+rsqrt = _unary(tf.math.rsqrt)  # rsqrt(0) = inf, x < 0 -> NaN
+
+
+def gammainc(a, x):
+    # tf.math.igamma broadcasts; NaN where a <= 0 or x < 0, P(a, 0) = 0, P(a, inf) = 1.
+    return _b(tf.math.igamma(_w(a), _w(x)), a.dtype)
+
+
+def logdet(x):
+    # log|det x| as slogdet (-inf for a singular matrix, 0 for 0x0).
+    return _b(tf.linalg.slogdet(_w(x))[1], x.dtype)
+
+
+def logsumexp(x, axis, keepdims):
+    # tf.reduce_logsumexp: all -inf (or empty) -> -inf, +inf -> +inf, NaN propagates.
+    ax = None if axis is None else list(axis)
+    return _b(tf.math.reduce_logsumexp(_w(x), ax, keepdims), x.dtype)
+
+
+# ===== segment reductions =====
+# tf.math.unsorted_segment_*: ids >= num_segments (an error in tf) are mapped to -1, which
+# tf drops; empty max/min segments (tf: the dtype's lowest/highest finite value) become
+# -inf/+inf for floats.  float16/bfloat16 reduce in float32.
+
+
+def _segment(fn, empty=None):
+    def kernel(data, segment_ids, num_segments, sorted):
+        ids = tf.where(segment_ids < num_segments, segment_ids, -1)
+        out = fn(_w(data), ids, num_segments)
+        if empty is not None and data.dtype.is_floating:
+            count = tf.math.unsorted_segment_sum(tf.ones_like(ids), ids, num_segments)
+            count = tf.reshape(count, [num_segments] + [1] * (len(data.shape) - 1))
+            out = tf.where(count > 0, out, tf.constant(empty, out.dtype))
+        return _b(out, data.dtype)
+
+    return kernel
+
+
+segment_sum = _segment(tf.math.unsorted_segment_sum)
+segment_prod = _segment(tf.math.unsorted_segment_prod)
+segment_max = _segment(tf.math.unsorted_segment_max, float("-inf"))
+segment_min = _segment(tf.math.unsorted_segment_min, float("inf"))
+
+
+# ===== top_k, in_top_k =====
+
+
+def top_k(x, k, sorted):
+    # tf.math.top_k: descending, ties by lower index; it misplaces NaN, so an input with
+    # NaN goes through two stable sorts (NaN -> +inf by value, then NaNs first).
+    if x.dtype == tf.bool:
+        v, i = tf.math.top_k(tf.cast(x, tf.int32), k)
+        return tf.cast(v, tf.bool), i
+    if not x.dtype.is_floating:
+        return tuple(tf.math.top_k(x, k))
+
+    def fast():
+        return tuple(tf.math.top_k(x, k))
+
+    def with_nan():
+        nan = tf.math.is_nan(x)
+        key = tf.where(nan, tf.constant(float("inf"), x.dtype), x)
+        order = tf.argsort(key, -1, "DESCENDING", stable=True)
+        nan_o = tf.cast(tf.gather(nan, order, batch_dims=len(x.shape) - 1), tf.int32)
+        order = tf.gather(order, tf.argsort(nan_o, -1, "DESCENDING", stable=True),
+                          batch_dims=len(x.shape) - 1)[..., :k]
+        return tf.gather(x, order, batch_dims=len(x.shape) - 1), tf.cast(order, tf.int32)
+
+    if 0 in x.shape:
+        return fast()
+    return tf.cond(tf.reduce_any(tf.math.is_nan(x)), with_nan, fast)
+
+
+def in_top_k(targets, predictions, k):
+    # Counted directly (tf.math.in_top_k gives False for any non-finite target score):
+    # True where fewer than k classes score strictly higher; NaN target -> -inf; a target
+    # outside [0, C) -> False.
+    p = tf.cast(predictions, tf.int32) if predictions.dtype == tf.bool else _w(predictions)
+    c = p.shape[-1] if p.shape[-1] is not None else tf.shape(p)[-1]
+    valid = tf.logical_and(targets >= 0, targets < c)
+    if c == 0:
+        return tf.zeros_like(valid)
+    t = tf.gather(p, tf.clip_by_value(targets, 0, c - 1)[:, None], batch_dims=1)  # (B, 1)
+    if p.dtype.is_floating:
+        t = tf.where(tf.math.is_nan(t), tf.constant(float("-inf"), p.dtype), t)
+    higher = tf.reduce_sum(tf.cast(p > t, tf.int32), -1)
+    return tf.logical_and(valid, higher < k)
+
+
+# ===== extract_sequences =====
+
+
+def extract_sequences(x, sequence_length, sequence_stride):
+    # tf.signal.frame without padding: max(1 + (N - L) // stride, 0) frames, any dtype.
+    return tf.signal.frame(x, sequence_length, sequence_stride, pad_end=False)

@@ -140,3 +140,56 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
     if any(p != (0, 0) for p in pads):
         y = tf.pad(y, pads + [(0, 0)])
     return tf.cast(_tf_back(y, nd, data_format), inputs.dtype)
+
+
+# ===== one_hot, moments, batch_normalization, depth_to_space =====
+
+from polyops.plugin import reference as _reference  # noqa: E402
+
+
+def one_hot(x, num_classes, axis, dtype, sparse):
+    # tf.one_hot: negative/out-of-range indices give all zeros; axis canonical in [0, ndim].
+    from .core import TF_DTYPES
+
+    out_dt = TF_DTYPES[dtype]
+    idx = x if x.dtype in (tf.int32, tf.int64, tf.uint8) else tf.cast(x, tf.int64)
+    if out_dt == tf.bool:
+        return tf.cast(tf.one_hot(idx, num_classes, axis=axis, dtype=tf.int8), tf.bool)
+    return tf.one_hot(idx, num_classes, axis=axis, dtype=out_dt)
+
+
+def moments(x, axes, keepdims, synchronized):
+    # mean(square(x - mean)) as tf.nn.moments (with float32 for float16/bfloat16; float16
+    # results clipped to its range, as Keras).
+    w = tf.cast(x, tf.float32) if x.dtype in _HALF else x
+    m, v = tf.nn.moments(w, list(axes), keepdims=keepdims)
+    if x.dtype == tf.float16:
+        m = tf.clip_by_value(m, -65504.0, 65504.0)
+        v = tf.minimum(v, 65504.0)
+    return tf.cast(m, x.dtype), tf.cast(v, x.dtype)
+
+
+def batch_normalization(x, mean, variance, axis, offset, scale, epsilon):
+    nd = len(x.shape)
+    shape = [1] * nd
+    shape[axis] = -1
+
+    def b(t):
+        return None if t is None else tf.reshape(_tf_work(t), shape)
+
+    y = tf.nn.batch_normalization(_tf_work(x), b(mean), b(variance), b(offset), b(scale), epsilon)
+    return tf.cast(y, x.dtype)
+
+
+def depth_to_space(x, block_size, data_format):
+    # tf's DCR order is core's channels_last; channels_first (torch's pixel_shuffle order,
+    # not tf's NCHW DCR) uses the reference.
+    if data_format != "channels_last":
+        return _reference("depth_to_space")(x, block_size, data_format)
+    return tf.nn.depth_to_space(x, block_size)
+
+
+def space_to_depth(x, block_size, data_format):
+    if data_format != "channels_last":
+        return _reference("space_to_depth")(x, block_size, data_format)
+    return tf.nn.space_to_depth(x, block_size)
