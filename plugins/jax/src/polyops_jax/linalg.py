@@ -1,3 +1,301 @@
-"""JAX kernels for the ``linalg`` op family (the rest use core's references)."""
+"""JAX kernels for the ``linalg`` op family (the rest use core's references).
+
+Kernels follow core's contracts (``core/src/polyops/ops/linalg.py``): inputs arrive as
+floating arrays of the op's dtype, shapes validated.  LAPACK (CPU) has no float16 or
+bfloat16 routines, so those compute in float32 and are cast back, as the references do.
+Conventions normalised here where jax differs: qr's non-negative diagonal of ``r``,
+cholesky reading only the lower triangle (no symmetrisation), the ``b.ndim == a.ndim - 1``
+vector rule of solve/solve_triangular with broadcast batch dims, and the strict
+``s > rcond * s.max()`` cut-offs of lstsq/pinv/matrix_rank (written on jnp's svd).
+"""
 
 from __future__ import annotations
+
+import functools
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.lax import linalg as lax_linalg
+
+_HALVES = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
+
+
+def _w(x):
+    """x widened to float32 when it is float16/bfloat16."""
+    return x.astype(jnp.float32) if x.dtype in _HALVES else x
+
+
+def _eps(dtype):
+    # eps of the compute dtype (float32 for the 16-bit floats, float32 with x64 off)
+    return float(np.finfo(np.float64 if np.dtype(dtype) == np.float64 else np.float32).eps)
+
+
+# ===== cholesky, cholesky_inverse, solve_triangular =====================================
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def cholesky(x, upper):
+    if x.size == 0:
+        return x
+    # symmetrize_input=False: only the lower triangle is read; not PD gives NaNs
+    out = lax_linalg.cholesky(_w(x), symmetrize_input=False)
+    if upper:
+        out = jnp.swapaxes(out, -1, -2)
+    return out.astype(x.dtype)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def cholesky_inverse(x, upper):
+    if x.size == 0:
+        return x
+    a = _w(x)
+    n = a.shape[-1]
+    eye = jnp.broadcast_to(jnp.eye(n, dtype=a.dtype), a.shape)
+    # t = L^-1 (or U^-1); triangular_solve reads only the named triangle
+    t = lax_linalg.triangular_solve(a, eye, left_side=True, lower=not upper)
+    tt = jnp.swapaxes(t, -1, -2)
+    out = jnp.matmul(t, tt) if upper else jnp.matmul(tt, t)
+    return out.astype(x.dtype)
+
+
+def _rhs(a, b):
+    """(a, b) broadcast to common batch dims with b a stack of matrices, and was_vector."""
+    vec = b.ndim == a.ndim - 1
+    if vec:
+        b = b[..., None]
+    batch = jnp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    return jnp.broadcast_to(a, batch + a.shape[-2:]), jnp.broadcast_to(b, batch + b.shape[-2:]), vec
+
+
+@functools.partial(jax.jit, static_argnums=2)
+def solve_triangular(a, b, lower):
+    dtype = a.dtype
+    a, b, vec = _rhs(_w(a), _w(b))
+    if a.shape[-1] == 0 or b.size == 0:
+        out = b
+    else:
+        out = lax_linalg.triangular_solve(a, b, left_side=True, lower=lower)
+    if vec:
+        out = out[..., 0]
+    return out.astype(dtype)
+
+
+# ===== LU family: lu_factor, det, solve, inv ==============================================
+
+
+@jax.jit
+def lu_factor(x):
+    m, n = x.shape[-2:]
+    if x.size == 0:
+        return x, jnp.zeros(x.shape[:-2] + (min(m, n),), jnp.int32)
+    lu, piv, _ = lax_linalg.lu(_w(x))
+    return lu.astype(x.dtype), piv.astype(jnp.int32)
+
+
+@jax.jit
+def det(x):
+    if x.shape[-1] == 0:
+        return jnp.ones(x.shape[:-2], x.dtype)
+    return jnp.linalg.det(_w(x)).astype(x.dtype)
+
+
+@jax.jit
+def solve(a, b):
+    dtype = a.dtype
+    a, b, vec = _rhs(_w(a), _w(b))
+    if a.shape[-1] == 0 or b.size == 0:
+        out = b
+    else:
+        out = jnp.linalg.solve(a, b)
+    if vec:
+        out = out[..., 0]
+    return out.astype(dtype)
+
+
+@jax.jit
+def inv(x):
+    if x.shape[-1] == 0:
+        return x
+    return jnp.linalg.inv(_w(x)).astype(x.dtype)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def matrix_power(a, n):
+    # as the reference: n < 0 inverts (in float32 for the 16-bit floats) and then
+    # multiplies in a's dtype
+    if n == 0:
+        return jnp.broadcast_to(jnp.eye(a.shape[-1], dtype=a.dtype), a.shape)
+    if n < 0:
+        a = inv(a)
+        n = -n
+    return jnp.linalg.matrix_power(a, n)
+
+
+# ===== qr ==================================================================================
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def qr(x, mode):
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    q, r = jnp.linalg.qr(_w(x), mode=mode)
+    if k:
+        d = jnp.diagonal(r, axis1=-2, axis2=-1)[..., :k]
+        s = jnp.where(d < 0, -1.0, 1.0).astype(r.dtype)  # diag(r) >= 0
+        if q.shape[-1] > k:
+            s_q = jnp.concatenate([s, jnp.ones(s.shape[:-1] + (q.shape[-1] - k,), s.dtype)], -1)
+        else:
+            s_q = s
+        q = q * s_q[..., None, :]
+        if r.shape[-2] > k:
+            s = jnp.concatenate([s, jnp.ones(s.shape[:-1] + (r.shape[-2] - k,), s.dtype)], -1)
+        r = r * s[..., :, None]
+    return q.astype(x.dtype), r.astype(x.dtype)
+
+
+# ===== svd, eigh, eig ======================================================================
+
+
+def _sign_columns(v):
+    """+-1 per column of v (..., m, k) making its largest-|entry| positive (the first entry
+    within a relative 1e-3 of the largest: core's convention, robust to near ties)."""
+    if v.shape[-2] == 0:
+        return jnp.ones(v.shape[:-2] + v.shape[-1:], v.dtype)
+    a = jnp.abs(v)
+    near = (a >= a.max(axis=-2, keepdims=True) * (1 - 1e-3)).astype(jnp.int8)
+    idx = jnp.argmax(near, axis=-2)[..., None, :]
+    s = jnp.sign(jnp.take_along_axis(v, idx, -2))[..., 0, :]
+    return jnp.where(s == 0, 1, s).astype(v.dtype)
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2))
+def svd(x, full_matrices, compute_uv):
+    # LAPACK gesdd (as numpy); s descending; signs as polyops.plugin.canonical_svd
+    if not compute_uv:
+        return jnp.linalg.svd(_w(x), compute_uv=False).astype(x.dtype)
+    u, s, vh = jnp.linalg.svd(_w(x), full_matrices=full_matrices)
+    k = s.shape[-1]
+    sign = _sign_columns(u[..., :, :k])
+    u_parts, vh_parts = [u[..., :, :k] * sign[..., None, :]], [vh[..., :k, :] * sign[..., :, None]]
+    if u.shape[-1] > k:
+        rest = u[..., :, k:]
+        u_parts.append(rest * _sign_columns(rest)[..., None, :])
+    if vh.shape[-2] > k:
+        rest = vh[..., k:, :]
+        vh_parts.append(rest * _sign_columns(jnp.swapaxes(rest, -1, -2))[..., :, None])
+    u = jnp.concatenate(u_parts, -1) if len(u_parts) > 1 else u_parts[0]
+    vh = jnp.concatenate(vh_parts, -2) if len(vh_parts) > 1 else vh_parts[0]
+    return u.astype(x.dtype), s.astype(x.dtype), vh.astype(x.dtype)
+
+
+@jax.jit
+def eigh(x):
+    # LAPACK syevd on the lower triangle (as numpy's UPLO="L"); eigenvalues ascending;
+    # signs as polyops.plugin.canonical_eigh
+    w, v = jnp.linalg.eigh(_w(x), UPLO="L", symmetrize_input=False)
+    v = v * _sign_columns(v)[..., None, :]
+    return w.astype(x.dtype), v.astype(x.dtype)
+
+
+# eig stays on core's host computation: jnp.linalg.eig (float32 geev) is wrong for tiny
+# magnitudes (eig([[2.35e-28]]) gives 9.09e-13) and rounds differently from numpy's
+# float64 host result, which the complex64 records compare exactly.
+
+
+# ===== lstsq, pinv, matrix_rank ==========================================================
+
+
+def _pinv_core(a, rcond):
+    """Pseudo-inverse of widened (..., m, n) a: singular values <= rcond * s.max() are 0."""
+    m, n = a.shape[-2:]
+    if rcond is None:
+        rcond = _eps(a.dtype) * max(m, n)
+    u, s, vh = jnp.linalg.svd(a, full_matrices=False)
+    cut = rcond * jnp.max(s, -1, keepdims=True, initial=0.0)
+    keep = s > cut
+    sinv = jnp.where(keep, 1.0 / jnp.where(keep, s, 1.0), 0.0)
+    return jnp.matmul(jnp.swapaxes(vh, -1, -2) * sinv[..., None, :], jnp.swapaxes(u, -1, -2),
+                      precision=lax.Precision.HIGHEST)
+
+
+@functools.partial(jax.jit, static_argnums=2)
+def lstsq(a, b, rcond):
+    dtype = a.dtype
+    aw, bw = _w(a), _w(b)
+    m, n = aw.shape
+    if aw.size == 0:
+        return jnp.zeros((n,) + bw.shape[1:], dtype)
+    x = jnp.matmul(_pinv_core(aw, rcond), bw, precision=lax.Precision.HIGHEST)
+    return x.astype(dtype)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def pinv(x, rcond):
+    m, n = x.shape[-2:]
+    if x.size == 0:
+        return jnp.zeros(x.shape[:-2] + (n, m), x.dtype)
+    return _pinv_core(_w(x), rcond).astype(x.dtype)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def matrix_rank(x, tol):
+    m, n = x.shape[-2:]
+    if m == 0 or n == 0:
+        return jnp.zeros(x.shape[:-2], jnp.int32)
+    a = _w(x)
+    s = jnp.linalg.svd(a, compute_uv=False)
+    if tol is None:
+        tol = jnp.max(s, -1, keepdims=True) * (max(m, n) * _eps(a.dtype))
+    return jnp.sum(s > tol, -1).astype(jnp.int32)
+
+
+# ===== norm ================================================================================
+
+
+def _vector_norm(a, ord, ax, keepdims):
+    if ord is None or ord == 2:
+        return jnp.sqrt(jnp.sum(a * a, ax, keepdims=keepdims))
+    v = jnp.abs(a)
+    if ord == math.inf:
+        return jnp.max(v, ax, keepdims=keepdims)
+    if ord == -math.inf:
+        return jnp.min(v, ax, keepdims=keepdims)
+    if ord == 0:
+        return jnp.sum((a != 0).astype(a.dtype), ax, keepdims=keepdims)
+    if ord == 1:
+        return jnp.sum(v, ax, keepdims=keepdims)
+    return jnp.power(jnp.sum(jnp.power(v, float(ord)), ax, keepdims=keepdims), 1.0 / float(ord))
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2, 3))
+def _norm(x, ord, axis, keepdims):
+    a = _w(x)
+    if len(axis) != 2:
+        return _vector_norm(a, ord, axis, keepdims).astype(x.dtype)
+    r, c = axis
+    if ord in (None, "fro"):
+        out = jnp.sqrt(jnp.sum(a * a, axis, keepdims=keepdims))
+    elif ord in (1, -1, math.inf, -math.inf):
+        inner, outer = (r, c) if ord in (1, -1) else (c, r)
+        s = jnp.sum(jnp.abs(a), inner, keepdims=True)
+        out = jnp.max(s, outer, keepdims=True) if ord in (1, math.inf) else jnp.min(s, outer, keepdims=True)
+        if not keepdims:
+            out = jnp.squeeze(out, axis)
+    else:  # 2, -2, "nuc": singular values of the matrices moved last
+        s = jnp.linalg.svd(jnp.moveaxis(a, (r, c), (-2, -1)), compute_uv=False)
+        out = jnp.max(s, -1) if ord == 2 else jnp.min(s, -1) if ord == -2 else jnp.sum(s, -1)
+        if keepdims:
+            out = jnp.expand_dims(out, tuple(sorted(axis)))
+    return out.astype(x.dtype)
+
+
+def norm(x, ord, axis, keepdims):
+    if len(axis) == 2 and ord in (2, -2, "nuc") and not (x.shape[axis[0]] and x.shape[axis[1]]):
+        # spectral norms of empty matrices: keep the reference's (numpy's) behaviour
+        from polyops.plugin import reference
+
+        return reference("norm")(x, ord, axis, keepdims)
+    return _norm(x, ord, axis, keepdims)

@@ -42,3 +42,127 @@ def rfft(x, fft_length):
 
 def irfft(x, fft_length):
     return jnp.fft.irfft(_c(x), n=fft_length, axis=-1).astype(x[0].dtype)
+
+
+# ===== special functions ===================================================================
+# lax's erf/erfc/erf_inv/rsqrt (XLA's float32 polynomials); the 16-bit floats compute in
+# float32 and are cast back, as the references do.
+
+import functools  # noqa: E402
+
+import numpy as np  # noqa: E402
+from jax import lax  # noqa: E402
+
+_HALVES = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
+
+
+def _f32(fn):
+    """``fn`` jitted, computing in float32 for the 16-bit floats and back in x's dtype."""
+
+    def body(*args):
+        dt = args[0].dtype
+        return fn(*(a.astype(jnp.float32) if a.dtype in _HALVES else a for a in args)).astype(dt)
+
+    body.__name__ = fn.__name__
+    return jax.jit(body)
+
+
+erf = _f32(lax.erf)
+erfc = _f32(lax.erfc)
+erfinv = _f32(lax.erf_inv)
+rsqrt = _f32(lax.rsqrt)
+
+
+@_f32
+def gammainc(a, x):
+    # jax gives P(0, x > 0) = 1 (SciPy's limit); the contract says NaN for a <= 0, x < 0
+    p = jax.scipy.special.gammainc(a, x)
+    return jnp.where((a > 0) & (x >= 0), p, jnp.nan)
+
+
+@_f32
+def logdet(x):
+    if x.shape[-1] == 0:
+        return jnp.zeros(x.shape[:-2], x.dtype)
+    return jnp.linalg.slogdet(x)[1]
+
+
+# ===== segment reductions ==================================================================
+# jax.ops.segment_* with the static num_segments; ids outside [0, num_segments) are dropped
+# (scatter's FILL_OR_DROP); empty segments give 0 / 1 / the dtype's lowest / highest value.
+
+
+def _segment(fn):
+    @functools.partial(jax.jit, static_argnums=(2, 3))
+    def kernel(data, segment_ids, num_segments, sorted):
+        dt = data.dtype
+        x = data.astype(jnp.float32) if dt in _HALVES else data
+        out = fn(x, segment_ids, num_segments, indices_are_sorted=sorted)
+        return out.astype(dt)
+
+    return kernel
+
+
+segment_sum = _segment(jax.ops.segment_sum)
+segment_max = _segment(jax.ops.segment_max)
+segment_min = _segment(jax.ops.segment_min)
+segment_prod = _segment(jax.ops.segment_prod)
+
+
+# ===== top_k, in_top_k =====================================================================
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2))
+def top_k(x, k, sorted):
+    # lax.top_k orders floats totally (-0 < 0, -NaN lowest); the contract treats -0 == 0
+    # (ties by lower index) and every NaN as the largest: sort on normalised keys.
+    keys = x.astype(jnp.int32) if x.dtype == np.bool_ else x
+    if jnp.issubdtype(keys.dtype, jnp.floating):
+        keys = jnp.where(jnp.isnan(keys), jnp.nan, jnp.where(keys == 0, jnp.zeros((), keys.dtype), keys))
+    _, idx = lax.top_k(keys, k)
+    return jnp.take_along_axis(x, idx, -1), idx.astype(jnp.int32)
+
+
+@functools.partial(jax.jit, static_argnums=2)
+def in_top_k(targets, predictions, k):
+    c = predictions.shape[-1]
+    p = predictions.astype(jnp.int32) if predictions.dtype == np.bool_ else predictions
+    valid = (targets >= 0) & (targets < c)
+    if c == 0:
+        return valid
+    at = jnp.take_along_axis(p, jnp.clip(targets, 0, c - 1)[:, None], -1)
+    if jnp.issubdtype(p.dtype, jnp.floating):
+        at = jnp.where(jnp.isnan(at), -jnp.inf, at)
+    above = jnp.sum(p > at, -1)
+    return valid & (above < k)
+
+
+# ===== logsumexp, cdist, extract_sequences ==================================================
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2))
+def logsumexp(x, axis, keepdims):
+    dt = x.dtype
+    u = x.astype(jnp.float32) if dt in _HALVES else x
+    m = jnp.max(u, axis, keepdims=True, initial=-jnp.inf)
+    m = jnp.where(jnp.isfinite(m), m, 0.0)
+    s = jnp.log(jnp.sum(jnp.exp(u - m), axis, keepdims=keepdims))
+    if not keepdims:
+        m = jnp.squeeze(m, tuple(range(u.ndim)) if axis is None else axis)
+    return (s + m).astype(dt)
+
+
+@_f32
+def cdist(x, y):
+    diff = x[..., :, None, :] - y[..., None, :, :]
+    return jnp.sqrt(jnp.sum(diff * diff, -1))
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2))
+def extract_sequences(x, sequence_length, sequence_stride):
+    count = max(1 + (x.shape[-1] - sequence_length) // sequence_stride, 0)
+    if count == 0:
+        return jnp.zeros(x.shape[:-1] + (0, sequence_length), x.dtype)
+    idx = (np.arange(count, dtype=np.int32)[:, None] * sequence_stride
+           + np.arange(sequence_length, dtype=np.int32)[None, :])
+    return jnp.take(x, jnp.asarray(idx), -1)

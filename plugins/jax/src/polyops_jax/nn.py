@@ -260,3 +260,66 @@ def average_pool(inputs, pool_size, strides, padding, data_format):
     else:
         y = y / _np.float32(_np.prod(pool_size))
     return y.astype(inputs.dtype)
+
+
+# ===== one_hot, multi_hot, moments, batch/rms normalization =====
+# Core's reference formulas as one jitted function each (16-bit floats compute statistics
+# in float32, as the references do).
+
+from .core import JAX_DTYPES as _JD  # noqa: E402
+
+
+def _hot(x, num_classes, axis):
+    if x.dtype == _np.bool_:
+        x = x.astype(_jnp.int32)
+    oh = x[..., None] == _jnp.arange(num_classes, dtype=x.dtype)
+    return _jnp.moveaxis(oh, -1, axis) if axis != oh.ndim - 1 else oh
+
+
+@_ft.partial(jax.jit, static_argnums=(1, 2, 3, 4))
+def one_hot(x, num_classes, axis, dtype, sparse):
+    return _hot(x, num_classes, axis).astype(_JD[dtype])
+
+
+@_ft.partial(jax.jit, static_argnums=(1, 2, 3, 4))
+def multi_hot(inputs, num_classes, axis, dtype, sparse):
+    oh = _hot(inputs, num_classes, axis)
+    return _jnp.any(oh, 1 if inputs.ndim > 1 else 0).astype(_JD[dtype])
+
+
+def _work(x):
+    return x.astype(_jnp.float32) if x.dtype in _HALVES else x
+
+
+@_ft.partial(jax.jit, static_argnums=(1, 2, 3))
+def moments(x, axes, keepdims, synchronized):
+    w = _work(x)
+    m = _jnp.mean(w, axes, keepdims=True)
+    v = _jnp.mean(_jnp.square(w - m), axes, keepdims=True)
+    if not keepdims:
+        m, v = _jnp.squeeze(m, axes), _jnp.squeeze(v, axes)
+    if x.dtype == _jnp.float16:
+        m, v = _jnp.clip(m, -65504.0, 65504.0), _jnp.minimum(v, 65504.0)
+    return m.astype(x.dtype), v.astype(x.dtype)
+
+
+@_ft.partial(jax.jit, static_argnums=(3, 6))
+def batch_normalization(x, mean, variance, axis, offset, scale, epsilon):
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+    inv = 1 / _jnp.sqrt(variance.reshape(shape) + _jnp.asarray(epsilon, x.dtype))
+    if scale is not None:
+        inv = inv * scale.reshape(shape)
+    res = -mean.reshape(shape) * inv
+    if offset is not None:
+        res = res + offset.reshape(shape)
+    return x * inv + res
+
+
+@_ft.partial(jax.jit, static_argnums=(2, 3))
+def rms_normalization(x, scale, axis, epsilon):
+    w = _work(x)
+    out = w * (1 / _jnp.sqrt(_jnp.mean(_jnp.square(w), axis, keepdims=True) + epsilon))
+    if scale is not None:
+        out = out * _work(scale)
+    return out.astype(x.dtype)

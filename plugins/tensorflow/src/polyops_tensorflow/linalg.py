@@ -170,10 +170,13 @@ def qr(x, mode):
 
 def _signs(v):
     """+-1 (..., k) making each column of v (..., m, k) have its largest-|entry| positive
-    (the first such entry on a tie): core's sign convention (polyops.plugin._sign_columns)."""
+    (the first entry within a relative 1e-3 of the largest, robust to near ties): core's
+    sign convention (polyops.plugin._sign_columns)."""
     if v.shape[-2] == 0:
         return tf.ones(tf.concat([tf.shape(v)[:-2], tf.shape(v)[-1:]], 0), v.dtype)
-    idx = tf.argmax(tf.abs(v), axis=-2, output_type=tf.int32)  # first max on ties
+    a = tf.abs(v)
+    near = tf.cast(a >= tf.reduce_max(a, axis=-2, keepdims=True) * (1 - 1e-3), tf.int32)
+    idx = tf.argmax(near, axis=-2, output_type=tf.int32)  # the first near-maximal entry
     top = tf.gather(tf.linalg.matrix_transpose(v), idx[..., None], batch_dims=len(v.shape) - 1)[..., 0]
     return tf.where(top < 0, tf.constant(-1.0, v.dtype), tf.constant(1.0, v.dtype))
 
