@@ -38,7 +38,9 @@ def strategies() -> dict:
         if kind == "spd":
             a = a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
         elif kind == "symmetric":
-            a = a + np.swapaxes(a, -1, -2)
+            # well-separated eigenvalues (Gershgorin discs of radius <= 4 around 0, 10, 20):
+            # eigenvectors of a repeated eigenvalue are not unique, whatever the convention
+            a = a + np.swapaxes(a, -1, -2) + np.diag(10.0 * np.arange(n))
         else:
             a = a + 4 * np.eye(n)
         a = np.round(a).astype(dtype) if dtype == "int32" else a.astype(dtype)

@@ -25,6 +25,7 @@ TOLERANCE = {
     "float32": dict(rtol=2e-5, atol=2e-6),
     "float16": dict(rtol=2e-3, atol=2e-3),
     "bfloat16": dict(rtol=2e-2, atol=2e-2),
+    "complex64": dict(rtol=2e-5, atol=2e-6),  # float32 parts
 }
 
 

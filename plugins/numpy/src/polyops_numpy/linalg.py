@@ -1,3 +1,222 @@
-"""NumPy kernels for the ``linalg`` op family (the rest use core's references)."""
+"""NumPy kernels for the ``linalg`` op family (the rest use core's references).
+
+float16/bfloat16 compute in float32 (np.linalg has no 16-bit loops) and are cast back.
+Where np.linalg raises on a singular or non-positive-definite matrix and the contract
+asks for non-finite values instead, the kernel falls back to core's reference.
+"""
 
 from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+from polyops.plugin import canonical_eigh, canonical_svd, reference
+
+_LOW = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+
+
+def _up(x):
+    return x.astype(np.float32) if x.dtype in _LOW else x
+
+
+def _back(y, dtype):
+    return np.asarray(y).astype(dtype, copy=False)
+
+
+def _eps(dtype):
+    return float(np.finfo(np.float64 if dtype == np.float64 else np.float32).eps)
+
+
+# ----- cholesky, triangular solves -----------------------------------------------------
+
+
+def cholesky(x, upper):
+    try:
+        out = np.linalg.cholesky(_up(x))  # reads the lower triangle only
+    except np.linalg.LinAlgError:  # not positive definite: the contract's NaNs
+        return reference("cholesky")(x, upper)
+    if upper:
+        out = np.swapaxes(out, -1, -2)
+    return _back(out, x.dtype)
+
+
+def _substitute(a, b, lower):
+    """x with a x = b for triangular a (..., n, n) (only that triangle read), b (..., n, k)
+    broadcast against a's batch: row-by-row substitution (zero pivots give inf/NaN)."""
+    n = a.shape[-1]
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    x = np.zeros(batch + b.shape[-2:], np.result_type(a, b))
+    order = range(n) if lower else range(n - 1, -1, -1)
+    with np.errstate(all="ignore"):
+        for i in order:
+            acc = b[..., i, :]
+            if lower and i:
+                acc = acc - np.matmul(a[..., i:i + 1, :i], x[..., :i, :])[..., 0, :]
+            elif not lower and i < n - 1:
+                acc = acc - np.matmul(a[..., i:i + 1, i + 1:], x[..., i + 1:, :])[..., 0, :]
+            x[..., i, :] = acc / a[..., i, i, None]
+    return x
+
+
+def solve_triangular(a, b, lower):
+    vec = b.ndim == a.ndim - 1
+    aa, bb = _up(a), _up(b)
+    if vec:
+        bb = bb[..., None]
+    out = _substitute(aa, bb, lower)
+    if vec:
+        out = out[..., 0]
+    return _back(out, a.dtype)
+
+
+def cholesky_inverse(x, upper):
+    a = _up(x)
+    n = a.shape[-1]
+    eye = np.broadcast_to(np.eye(n, dtype=a.dtype), a.shape)
+    t = _substitute(a, eye, not upper)  # L^-1 (or U^-1)
+    with np.errstate(all="ignore"):
+        out = np.matmul(t, np.swapaxes(t, -1, -2)) if upper else np.matmul(np.swapaxes(t, -1, -2), t)
+    return _back(out, x.dtype)
+
+
+# ----- LU: lu_factor, det, solve, inv, matrix_power ------------------------------------
+
+
+def lu_factor(x):
+    # getrf, vectorised over the batch: pivot on the first largest |entry| of the column
+    a = _up(x).copy()
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    piv = np.zeros(a.shape[:-2] + (k,), np.int32)
+    nb = int(np.prod(a.shape[:-2]))
+    flat = a.reshape((nb, m, n))
+    fpiv = piv.reshape((nb, k))
+    idx = np.arange(nb)
+    with np.errstate(all="ignore"):
+        for j in range(k):
+            p = j + np.argmax(np.abs(flat[:, j:, j]), axis=1)
+            fpiv[:, j] = p
+            rp, rj = flat[idx, p, :].copy(), flat[:, j, :].copy()
+            flat[idx, p, :] = rj
+            flat[:, j, :] = rp
+            d = flat[:, j, j]
+            safe = np.where(d == 0, np.ones((), d.dtype), d)
+            lcol = flat[:, j + 1:, j] / safe[:, None]
+            flat[:, j + 1:, j + 1:] -= lcol[:, :, None] * flat[:, j, None, j + 1:]
+            flat[:, j + 1:, j] = lcol
+    return _back(flat.reshape(a.shape), x.dtype), fpiv.reshape(piv.shape)
+
+
+def det(x):
+    with np.errstate(all="ignore"):
+        return _back(np.linalg.det(_up(x)), x.dtype)
+
+
+def solve(a, b):
+    vec = b.ndim == a.ndim - 1
+    aa, bb = _up(a), _up(b)
+    if vec:
+        bb = bb[..., None]
+    batch = np.broadcast_shapes(aa.shape[:-2], bb.shape[:-2])
+    try:
+        out = np.linalg.solve(np.broadcast_to(aa, batch + aa.shape[-2:]),
+                              np.broadcast_to(bb, batch + bb.shape[-2:]))
+    except np.linalg.LinAlgError:  # singular: the reference's non-finite values
+        return reference("solve")(a, b)
+    if vec:
+        out = out[..., 0]
+    return _back(out, a.dtype)
+
+
+def inv(x):
+    try:
+        return _back(np.linalg.inv(_up(x)), x.dtype)
+    except np.linalg.LinAlgError:
+        return reference("inv")(x)
+
+
+def matrix_power(a, n):
+    if n < 0:
+        try:
+            return _back(np.linalg.matrix_power(np.linalg.inv(_up(a)), -n), a.dtype)
+        except np.linalg.LinAlgError:
+            return reference("matrix_power")(a, n)
+    with np.errstate(all="ignore"):
+        return _back(np.linalg.matrix_power(_up(a), n), a.dtype)
+
+
+# ----- qr, svd, eig, eigh ----------------------------------------------------------------
+
+
+def qr(x, mode):
+    q, r = np.linalg.qr(_up(x), mode=mode)
+    k = min(x.shape[-2:])
+    if k:  # canonical signs: diag(r) >= 0, the matching columns of q negated
+        d = np.diagonal(r[..., :k, :k], axis1=-2, axis2=-1)
+        s = np.where(d < 0, -1, 1).astype(r.dtype)
+        r = r.copy()
+        q = q.copy()
+        r[..., :k, :] *= s[..., :, None]
+        q[..., :, :k] *= s[..., None, :]
+    return _back(q, x.dtype), _back(r, x.dtype)
+
+
+def svd(x, full_matrices, compute_uv):
+    a = _up(x)
+    if not compute_uv:
+        return _back(np.linalg.svd(a, compute_uv=False), x.dtype)
+    u, s, vh = canonical_svd(*np.linalg.svd(a, full_matrices=full_matrices))  # the sign convention
+    return _back(u, x.dtype), _back(s, x.dtype), _back(vh, x.dtype)
+
+
+def eigh(x):
+    w, v = canonical_eigh(*np.linalg.eigh(_up(x)))  # ascending, lower triangle read, signs canonical
+    return _back(w, x.dtype), _back(v, x.dtype)
+
+
+def eig(x):
+    w, v = np.linalg.eig(x.astype(np.float64))  # as core's host computation
+    return w.astype(np.complex64), v.astype(np.complex64)
+
+
+# ----- lstsq, pinv, matrix_rank ------------------------------------------------------------
+
+
+def lstsq(a, b, rcond):
+    aa, bb = _up(a), _up(b)
+    if rcond is None:
+        rcond = _eps(aa.dtype) * max(aa.shape)
+    return _back(np.linalg.lstsq(aa, bb, rcond=rcond)[0], a.dtype)
+
+
+def pinv(x, rcond):
+    a = _up(x)
+    if rcond is None:
+        rcond = _eps(a.dtype) * max(a.shape[-2:])
+    if a.size == 0:
+        return np.zeros(a.shape[:-2] + (a.shape[-1], a.shape[-2]), x.dtype)
+    return _back(np.linalg.pinv(a, rcond=rcond), x.dtype)
+
+
+def matrix_rank(x, tol):
+    a = _up(x)
+    if a.shape[-1] == 0 or a.shape[-2] == 0:
+        return np.zeros(a.shape[:-2], np.int32)
+    s = np.linalg.svd(a, compute_uv=False)
+    if tol is None:
+        tol = s.max(-1, keepdims=True) * max(a.shape[-2:]) * _eps(a.dtype)
+    return np.count_nonzero(s > tol, axis=-1).astype(np.int32)
+
+
+# ----- norm ----------------------------------------------------------------------------
+
+
+def norm(x, ord, axis, keepdims):
+    a = _up(x)
+    if a.size == 0:  # np.linalg.norm raises on some empty reductions: the reference decides
+        return reference("norm")(x, ord, axis, keepdims)
+    with np.errstate(all="ignore"):
+        if ord is None and len(axis) != 1:  # flattened 2-norm, or Frobenius
+            out = np.sqrt(np.sum(a * a, axis=axis, keepdims=keepdims))
+        else:
+            out = np.linalg.norm(a, ord, axis if len(axis) == 2 else axis[0], keepdims)
+    return _back(out, x.dtype)

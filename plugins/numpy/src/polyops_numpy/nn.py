@@ -265,3 +265,184 @@ def average_pool(inputs, pool_size, strides, padding, data_format):
     else:
         y = y / y.dtype.type(np.prod(pool_size))
     return _from_cl(y, nd, data_format).astype(inputs.dtype, copy=False)
+
+
+# ===== relu, softmax, gelu =====
+
+from polyops.plugin import reference as _reference  # noqa: E402
+
+
+def relu(x):
+    return np.maximum(x, x.dtype.type(0))
+
+
+@_act
+def softmax(x, axis):
+    e = np.exp(x - np.max(x, axis, keepdims=True, initial=-np.inf))
+    return e / np.sum(e, axis, keepdims=True)
+
+
+def gelu(x, approximate):
+    if not approximate:  # the erf form: NumPy has no erf (and this plugin no SciPy)
+        return _reference("gelu")(x, approximate)
+    return _gelu_tanh(x)
+
+
+@_act
+def _gelu_tanh(x):
+    inner = np.sqrt(2 / np.pi) * (x + 0.044715 * (x * (x * x)))
+    return (0.5 * x) * (1 + np.tanh(inner))
+
+
+# ===== one_hot =====
+
+from .core import NP_DTYPES as _NP_DTYPES  # noqa: E402
+
+
+def one_hot(x, num_classes, axis, dtype, sparse):
+    hit = x[..., None] == np.arange(num_classes)
+    return np.moveaxis(hit, -1, axis).astype(_NP_DTYPES[dtype])
+
+
+# ===== normalization =====
+# Same formulas as core's references; float16/bfloat16 compute in float32, cast back once.
+
+
+def _mean(w, axis=None, keepdims=False):
+    # sum / count: np.mean warns on an empty slice (0 / 0 gives NaN here, silently)
+    total = np.sum(w, axis=axis, keepdims=keepdims)
+    count = w.size if axis is None else int(np.prod([w.shape[a] for a in axis]))
+    with np.errstate(all="ignore"):
+        return total / w.dtype.type(count)
+
+
+def moments(x, axes, keepdims, synchronized):
+    w = _up(x)
+    with np.errstate(all="ignore"):
+        m = _mean(w, axes, True)
+        v = _mean(np.square(w - m), axes, True)
+    if not keepdims:
+        out = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+        m, v = m.reshape(out), v.reshape(out)
+    if x.dtype == np.float16:
+        lim = np.float32(65504.0)
+        m, v = np.clip(m, -lim, lim), np.minimum(v, lim)
+    return np.asarray(m).astype(x.dtype), np.asarray(v).astype(x.dtype)
+
+
+def batch_normalization(x, mean, variance, axis, offset, scale, epsilon):
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+
+    def r(v):
+        return _up(v).reshape(shape)
+
+    with np.errstate(all="ignore"):
+        inv = 1 / np.sqrt(r(variance) + _up(x).dtype.type(epsilon))
+        if scale is not None:
+            inv = inv * r(scale)
+        res = -r(mean) * inv
+        if offset is not None:
+            res = res + r(offset)
+        return (_up(x) * inv + res).astype(x.dtype, copy=False)
+
+
+def normalize(x, axis, order, epsilon):
+    w = _up(x)
+    with np.errstate(all="ignore"):
+        if order == 2:
+            inv = 1 / np.sqrt(np.sum(np.square(w), axis=axis, keepdims=True))
+            out = w * np.minimum(inv, w.dtype.type(1.0 / epsilon))
+        else:
+            a = np.abs(w)
+            norm = (np.sum(a, axis=axis, keepdims=True) if order == 1
+                    else np.sum(a ** order, axis=axis, keepdims=True) ** w.dtype.type(1.0 / order))
+            out = w / np.maximum(norm, w.dtype.type(epsilon))
+    return out.astype(x.dtype, copy=False)
+
+
+def psnr(x1, x2, max_val):
+    with np.errstate(all="ignore"):
+        mse = _mean(np.square(_up(x1) - _up(x2)))
+        top = 20.0 * np.log10(max_val) if max_val > 0 else -np.inf
+        out = mse.dtype.type(top) - mse.dtype.type(10.0) * np.log10(mse)
+    return np.asarray(out).astype(x1.dtype)
+
+
+def rms_normalization(x, scale, axis, epsilon):
+    w = _up(x)
+    with np.errstate(all="ignore"):
+        out = w * (1 / np.sqrt(_mean(np.square(w), axis, True) + w.dtype.type(epsilon)))
+        if scale is not None:
+            out = out * _up(scale)
+    return out.astype(x.dtype, copy=False)
+
+
+def layer_normalization(x, gamma, beta, axis, epsilon, rms_scaling):
+    w = _up(x)
+    nd = x.ndim
+    bshape = tuple(x.shape[i] if i in axis else 1 for i in range(nd))
+
+    def bc(v):
+        if v is None:
+            return None
+        v = _up(v)
+        if v.ndim != nd and axis != (nd - 1,):
+            v = v.reshape(bshape)
+        return v
+
+    gamma, beta = bc(gamma), bc(beta)
+    with np.errstate(all="ignore"):
+        m = _mean(w, axis, True)
+        var = _mean(np.square(w - m), axis, True)
+        inv = 1 / np.sqrt(var + w.dtype.type(epsilon))
+        if rms_scaling:
+            out = w * inv
+            if gamma is not None:
+                out = out * gamma
+            return out.astype(x.dtype, copy=False)
+        if gamma is not None:
+            inv = inv * gamma
+        res = -m * inv
+        if beta is not None:
+            res = res + beta
+        return (w * inv + res).astype(x.dtype, copy=False)
+
+
+_LARGE_NEGATIVE = np.float32(-0.7 * 3.38953e38)  # Keras' masked logit in float32
+
+
+def dot_product_attention(query, key, value, bias, mask, scale, is_causal, flash_attention,
+                          attn_logits_soft_cap):
+    b, t, n, h = query.shape
+    _, s, k, _ = key.shape
+    g = n // k if k else 1
+    wide = np.float32  # as the contract: logits and softmax in float32, even for float64
+    q = query.astype(wide).reshape(b, t, k, g, h)
+    kf, vf = key.astype(wide), value.astype(wide)
+    if scale is None:
+        scale = 1.0 / np.sqrt(h) if h else 1.0
+    with np.errstate(all="ignore"):
+        logits = np.einsum("btkgh,bskh->bkgts", q, kf) * wide(scale)
+        logits = logits.reshape(b, n, t, s)
+        if bias is not None:
+            logits = logits + bias.astype(wide)
+        if attn_logits_soft_cap is not None:
+            cap = wide(attn_logits_soft_cap)
+            logits = np.tanh(logits / cap) * cap
+        keep = None
+        if mask is not None:
+            keep = np.broadcast_to(mask, (b, n, t, s))
+        if is_causal:
+            causal = np.tril(np.ones((t, s), bool))
+            keep = causal if keep is None else keep & causal
+        if keep is not None:
+            logits = np.where(keep, logits, wide(_LARGE_NEGATIVE))
+        if s:
+            e = np.exp(logits - np.max(logits, axis=3, keepdims=True))
+            probs = e / np.sum(e, axis=3, keepdims=True)
+        else:
+            probs = logits
+        probs = probs.reshape(b, k, g, t, s)
+        out = np.einsum("bkgts,bskh->btkgh", probs, vf)
+    return out.reshape(b, t, n, h).astype(query.dtype, copy=False)
