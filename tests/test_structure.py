@@ -65,3 +65,10 @@ def test_plugin_modules_are_import_light():
             f"print(sorted(x for x in sys.modules if x.split('.')[0] in {sorted(FRAMEWORKS)!r}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_every_op_has_a_docstring_with_an_example():
+    from polyops._op import OPS
+
+    missing = [n for n, op in OPS.items() if "Example" not in (op.public.__doc__ or "")]
+    assert missing == [], f"ops without a docstring example: {missing}"

@@ -246,17 +246,17 @@ _ORD_PRESERVE = _promote.ordered(_promote.preserve)
 abs = unary("abs", doc="Absolute value, element-wise.  NumPy: ``np.abs``.\n\n"
             "Example:\n    >>> polyops.ops.abs(polyops.ops.arange(-2, 1))   # [2, 1, 0]")
 absolute = abs
-negative = unary("negative", promote=_promote.numeric, doc="Numerical negative, element-wise; bool becomes int32.  NumPy: ``np.negative``.")
-exp = unary("exp", promote=_promote.floating, doc="Exponential; ints and bools compute in floatx.  NumPy: ``np.exp``.")
-log = unary("log", promote=_promote.floating, doc="Natural logarithm.  NumPy: ``np.log``.")
-sqrt = unary("sqrt", promote=_promote.floating, doc="Non-negative square root.  NumPy: ``np.sqrt``.")
-sin = unary("sin", promote=_promote.floating, doc="Sine, element-wise.  NumPy: ``np.sin``.")
-cos = unary("cos", promote=_promote.floating, doc="Cosine, element-wise.  NumPy: ``np.cos``.")
-tanh = unary("tanh", promote=_promote.floating, doc="Hyperbolic tangent.  NumPy: ``np.tanh``.")
-sign = unary("sign", promote=_ORD_NUMERIC, doc="-1, 0 or 1 by sign; bool becomes int32.  NumPy: ``np.sign``.")
-floor = unary("floor", promote=_ORD_FLOATING, doc="Floor, in floating point.  NumPy: ``np.floor``.")
-ceil = unary("ceil", promote=_ORD_FLOATING, doc="Ceiling, in floating point.  NumPy: ``np.ceil``.")
-square = unary("square", promote=_promote.numeric, doc="``x * x``; bool becomes int32.  NumPy: ``np.square``.")
+negative = unary("negative", promote=_promote.numeric, doc="Numerical negative, element-wise; bool becomes int32.  NumPy: ``np.negative``.\n\nExample:\n    >>> polyops.ops.negative(polyops.ops.convert_to_tensor([1, -2]))   # [-1, 2]")
+exp = unary("exp", promote=_promote.floating, doc="Exponential; ints and bools compute in floatx.  NumPy: ``np.exp``.\n\nExample:\n    >>> polyops.ops.exp(polyops.ops.zeros((2,)))   # [1., 1.]")
+log = unary("log", promote=_promote.floating, doc="Natural logarithm.  NumPy: ``np.log``.\n\nExample:\n    >>> polyops.ops.log(polyops.ops.ones((2,)))   # [0., 0.]")
+sqrt = unary("sqrt", promote=_promote.floating, doc="Non-negative square root.  NumPy: ``np.sqrt``.\n\nExample:\n    >>> polyops.ops.sqrt(polyops.ops.convert_to_tensor([4.0, 9.0]))   # [2., 3.]")
+sin = unary("sin", promote=_promote.floating, doc="Sine, element-wise.  NumPy: ``np.sin``.\n\nExample:\n    >>> polyops.ops.sin(polyops.ops.zeros((2,)))   # [0., 0.]")
+cos = unary("cos", promote=_promote.floating, doc="Cosine, element-wise.  NumPy: ``np.cos``.\n\nExample:\n    >>> polyops.ops.cos(polyops.ops.zeros((2,)))   # [1., 1.]")
+tanh = unary("tanh", promote=_promote.floating, doc="Hyperbolic tangent.  NumPy: ``np.tanh``.\n\nExample:\n    >>> polyops.ops.tanh(polyops.ops.zeros((2,)))   # [0., 0.]")
+sign = unary("sign", promote=_ORD_NUMERIC, doc="-1, 0 or 1 by sign; bool becomes int32.  NumPy: ``np.sign``.\n\nExample:\n    >>> polyops.ops.sign(polyops.ops.convert_to_tensor([-3, 0, 2]))   # [-1, 0, 1]")
+floor = unary("floor", promote=_ORD_FLOATING, doc="Floor, in floating point.  NumPy: ``np.floor``.\n\nExample:\n    >>> polyops.ops.floor(polyops.ops.convert_to_tensor([1.5, -1.5]))   # [1., -2.]")
+ceil = unary("ceil", promote=_ORD_FLOATING, doc="Ceiling, in floating point.  NumPy: ``np.ceil``.\n\nExample:\n    >>> polyops.ops.ceil(polyops.ops.convert_to_tensor([1.5, -1.5]))   # [2., -1.]")
+square = unary("square", promote=_promote.numeric, doc="``x * x``; bool becomes int32.  NumPy: ``np.square``.\n\nExample:\n    >>> polyops.ops.square(polyops.ops.convert_to_tensor([2, -3]))   # [4, 9]")
 
 
 @square.reference
@@ -281,15 +281,15 @@ def round(x, decimals=0):
 
 add = binary("add", doc="Add arguments element-wise.  NumPy: ``np.add``.\n\n"
              "Example:\n    >>> polyops.ops.add(polyops.ops.ones((2,)), 1)   # [2., 2.]")
-subtract = binary("subtract", promote=_promote.numeric, doc="Subtract arguments element-wise; bool - bool is int32.  NumPy: ``np.subtract``.")
-multiply = binary("multiply", doc="Multiply arguments element-wise.  NumPy: ``np.multiply``.")
-divide = binary("divide", promote=_promote.floating, doc="True division; ints divide in floatx.  NumPy: ``np.divide``.")
+subtract = binary("subtract", promote=_promote.numeric, doc="Subtract arguments element-wise; bool - bool is int32.  NumPy: ``np.subtract``.\n\nExample:\n    >>> polyops.ops.subtract(polyops.ops.ones((2,)), 3)   # [-2., -2.]")
+multiply = binary("multiply", doc="Multiply arguments element-wise.  NumPy: ``np.multiply``.\n\nExample:\n    >>> polyops.ops.multiply(polyops.ops.convert_to_tensor([1, 2]), 3)   # [3, 6]")
+divide = binary("divide", promote=_promote.floating, doc="True division; ints divide in floatx.  NumPy: ``np.divide``.\n\nExample:\n    >>> polyops.ops.divide(polyops.ops.convert_to_tensor([1, 2]), 2)   # [0.5, 1.] (float32)")
 true_divide = divide
-floor_divide = binary("floor_divide", promote=_ORD_NUMERIC, doc="Largest integer not above ``x1 / x2``.  NumPy: ``np.floor_divide``.")
-mod = binary("mod", promote=_ORD_NUMERIC, doc="Remainder with the sign of the divisor.  NumPy: ``np.mod``.")
-power = binary("power", promote=_promote.numeric, doc="``x1 ** x2`` element-wise.  NumPy: ``np.power``.")
-maximum = binary("maximum", promote=_ORD_SAME, doc="Element-wise maximum; NaN propagates.  NumPy: ``np.maximum``.")
-minimum = binary("minimum", promote=_ORD_SAME, doc="Element-wise minimum; NaN propagates.  NumPy: ``np.minimum``.")
+floor_divide = binary("floor_divide", promote=_ORD_NUMERIC, doc="Largest integer not above ``x1 / x2``.  NumPy: ``np.floor_divide``.\n\nExample:\n    >>> polyops.ops.floor_divide(polyops.ops.convert_to_tensor([7, -7]), 2)   # [3, -4]")
+mod = binary("mod", promote=_ORD_NUMERIC, doc="Remainder with the sign of the divisor.  NumPy: ``np.mod``.\n\nExample:\n    >>> polyops.ops.mod(polyops.ops.convert_to_tensor([7, -7]), 3)   # [1, 2]")
+power = binary("power", promote=_promote.numeric, doc="``x1 ** x2`` element-wise.  NumPy: ``np.power``.\n\nExample:\n    >>> polyops.ops.power(polyops.ops.convert_to_tensor([2, 3]), 2)   # [4, 9]")
+maximum = binary("maximum", promote=_ORD_SAME, doc="Element-wise maximum; NaN propagates.  NumPy: ``np.maximum``.\n\nExample:\n    >>> polyops.ops.maximum(polyops.ops.convert_to_tensor([1.0, float('nan')]), 0.5)   # [1., nan]")
+minimum = binary("minimum", promote=_ORD_SAME, doc="Element-wise minimum; NaN propagates.  NumPy: ``np.minimum``.\n\nExample:\n    >>> polyops.ops.minimum(polyops.ops.convert_to_tensor([1.0, 0.25]), 0.5)   # [0.5, 0.25]")
 
 
 def _clip_promote_fn(keys):
@@ -320,15 +320,15 @@ def _clip_ref(x, x_min, x_max):
 
 # ===== comparison and logic =========================================================
 
-equal = binary("equal", out="bool", doc="``x1 == x2`` element-wise.  NumPy: ``np.equal``.")
-not_equal = binary("not_equal", out="bool", doc="``x1 != x2`` element-wise.  NumPy: ``np.not_equal``.")
-less = binary("less", promote=_ORD_SAME, out="bool", doc="``x1 < x2`` element-wise.  NumPy: ``np.less``.")
-less_equal = binary("less_equal", promote=_ORD_SAME, out="bool", doc="``x1 <= x2`` element-wise.  NumPy: ``np.less_equal``.")
-greater = binary("greater", promote=_ORD_SAME, out="bool", doc="``x1 > x2`` element-wise.  NumPy: ``np.greater``.")
-greater_equal = binary("greater_equal", promote=_ORD_SAME, out="bool", doc="``x1 >= x2`` element-wise.  NumPy: ``np.greater_equal``.")
-logical_and = binary("logical_and", promote=_promote.boolean, doc="Truth of ``x1 AND x2``.  NumPy: ``np.logical_and``.")
-logical_or = binary("logical_or", promote=_promote.boolean, doc="Truth of ``x1 OR x2``.  NumPy: ``np.logical_or``.")
-logical_not = unary("logical_not", promote=_promote.boolean, doc="Truth of ``NOT x``.  NumPy: ``np.logical_not``.")
+equal = binary("equal", out="bool", doc="``x1 == x2`` element-wise.  NumPy: ``np.equal``.\n\nExample:\n    >>> polyops.ops.equal(polyops.ops.convert_to_tensor([1, 2]), 2)   # [False, True]")
+not_equal = binary("not_equal", out="bool", doc="``x1 != x2`` element-wise.  NumPy: ``np.not_equal``.\n\nExample:\n    >>> polyops.ops.not_equal(polyops.ops.convert_to_tensor([1, 2]), 2)   # [True, False]")
+less = binary("less", promote=_ORD_SAME, out="bool", doc="``x1 < x2`` element-wise.  NumPy: ``np.less``.\n\nExample:\n    >>> polyops.ops.less(polyops.ops.convert_to_tensor([1, 2]), 2)   # [True, False]")
+less_equal = binary("less_equal", promote=_ORD_SAME, out="bool", doc="``x1 <= x2`` element-wise.  NumPy: ``np.less_equal``.\n\nExample:\n    >>> polyops.ops.less_equal(polyops.ops.convert_to_tensor([1, 3]), 2)   # [True, False]")
+greater = binary("greater", promote=_ORD_SAME, out="bool", doc="``x1 > x2`` element-wise.  NumPy: ``np.greater``.\n\nExample:\n    >>> polyops.ops.greater(polyops.ops.convert_to_tensor([1, 3]), 2)   # [False, True]")
+greater_equal = binary("greater_equal", promote=_ORD_SAME, out="bool", doc="``x1 >= x2`` element-wise.  NumPy: ``np.greater_equal``.\n\nExample:\n    >>> polyops.ops.greater_equal(polyops.ops.convert_to_tensor([1, 2]), 2)   # [False, True]")
+logical_and = binary("logical_and", promote=_promote.boolean, doc="Truth of ``x1 AND x2``.  NumPy: ``np.logical_and``.\n\nExample:\n    >>> polyops.ops.logical_and(polyops.ops.convert_to_tensor([True, False]), True)   # [True, False]")
+logical_or = binary("logical_or", promote=_promote.boolean, doc="Truth of ``x1 OR x2``.  NumPy: ``np.logical_or``.\n\nExample:\n    >>> polyops.ops.logical_or(polyops.ops.convert_to_tensor([True, False]), False)   # [True, False]")
+logical_not = unary("logical_not", promote=_promote.boolean, doc="Truth of ``NOT x``.  NumPy: ``np.logical_not``.\n\nExample:\n    >>> polyops.ops.logical_not(polyops.ops.convert_to_tensor([True, False]))   # [False, True]")
 
 
 def _where_promote_fn(keys):
@@ -411,9 +411,9 @@ def _reduction(name, promote, out=None, doc="", prepare=None, nonempty=False):
 sum = _reduction("sum", _promote.accumulate, doc=(
     "Sum over ``axis`` (None: all).  bool and narrow ints accumulate in 32 bits.  "
     "NumPy: ``np.sum``.\n\nExample:\n    >>> polyops.ops.sum(polyops.ops.ones((2, 3)), axis=1)   # [3., 3.]"))
-all = _reduction("all", _promote.boolean, doc="Whether all elements along ``axis`` are true.  NumPy: ``np.all``.")
-any = _reduction("any", _promote.boolean, doc="Whether any element along ``axis`` is true.  NumPy: ``np.any``.")
-mean = _reduction("mean", _promote.floating, doc="Arithmetic mean over ``axis``; ints average in floatx.  NumPy: ``np.mean``.")
+all = _reduction("all", _promote.boolean, doc="Whether all elements along ``axis`` are true.  NumPy: ``np.all``.\n\nExample:\n    >>> polyops.ops.all(polyops.ops.convert_to_tensor([[True, False], [True, True]]), axis=1)   # [False, True]")
+any = _reduction("any", _promote.boolean, doc="Whether any element along ``axis`` is true.  NumPy: ``np.any``.\n\nExample:\n    >>> polyops.ops.any(polyops.ops.convert_to_tensor([[True, False], [False, False]]), axis=1)   # [True, False]")
+mean = _reduction("mean", _promote.floating, doc="Arithmetic mean over ``axis``; ints average in floatx.  NumPy: ``np.mean``.\n\nExample:\n    >>> polyops.ops.mean(polyops.ops.convert_to_tensor([[1, 2], [3, 4]]), axis=0)   # [2., 3.] (float32)")
 
 
 @mean.reference
@@ -423,7 +423,7 @@ def _mean_ref(x, axis=None, keepdims=False):
     return divide(sum(x, axis, keepdims), count)
 
 
-var = _reduction("var", _promote.floating, doc="Variance (population, ddof=0) over ``axis``.  NumPy: ``np.var``.")
+var = _reduction("var", _promote.floating, doc="Variance (population, ddof=0) over ``axis``.  NumPy: ``np.var``.\n\nExample:\n    >>> polyops.ops.var(polyops.ops.convert_to_tensor([1.0, 3.0]))   # 1.0")
 
 
 @var.reference
@@ -432,7 +432,7 @@ def _var_ref(x, axis=None, keepdims=False):
     return mean(multiply(centered, centered), axis, keepdims)
 
 
-std = _reduction("std", _promote.floating, doc="Standard deviation (ddof=0) over ``axis``.  NumPy: ``np.std``.")
+std = _reduction("std", _promote.floating, doc="Standard deviation (ddof=0) over ``axis``.  NumPy: ``np.std``.\n\nExample:\n    >>> polyops.ops.std(polyops.ops.convert_to_tensor([1.0, 3.0]))   # 1.0")
 
 
 @std.reference
@@ -488,7 +488,7 @@ def _extremum(name, doc):
 
 max = _extremum("max", "Maximum over ``axis``; NaN propagates.  NumPy: ``np.max``.\n\n"
                 "Example:\n    >>> polyops.ops.max(polyops.ops.arange(4))   # 3")
-min = _extremum("min", "Minimum over ``axis``; NaN propagates.  NumPy: ``np.min``.")
+min = _extremum("min", "Minimum over ``axis``; NaN propagates.  NumPy: ``np.min``.\n\nExample:\n    >>> polyops.ops.min(polyops.ops.convert_to_tensor([[1, 5], [3, 2]]), axis=1)   # [1, 2]")
 amax = max
 amin = min
 
@@ -519,8 +519,8 @@ def _arg_extremum(name, doc):
     return defop("numpy", tensors=("x",), promote=_ORD_PRESERVE, prepare=prepare)(rule)
 
 
-argmax = _arg_extremum("argmax", "Index of the maximum along ``axis`` (None: flattened), int32.  NumPy: ``np.argmax``.")
-argmin = _arg_extremum("argmin", "Index of the minimum along ``axis`` (None: flattened), int32.  NumPy: ``np.argmin``.")
+argmax = _arg_extremum("argmax", "Index of the maximum along ``axis`` (None: flattened), int32.  NumPy: ``np.argmax``.\n\nExample:\n    >>> polyops.ops.argmax(polyops.ops.convert_to_tensor([1.0, 5.0, 5.0]))   # 1 (the first maximum)")
+argmin = _arg_extremum("argmin", "Index of the minimum along ``axis`` (None: flattened), int32.  NumPy: ``np.argmin``.\n\nExample:\n    >>> polyops.ops.argmin(polyops.ops.convert_to_tensor([3.0, 1.0, 1.0]))   # 1 (the first minimum)")
 
 
 # ===== shape ========================================================================
