@@ -11,6 +11,7 @@ mkdir -p wheelhouse
 "$PY" -m pip wheel --quiet --no-deps --no-build-isolation -w wheelhouse \
     ./core ./plugins/numpy ./plugins/jax ./plugins/tensorflow ./plugins/torch ./plugins/openvino ./examples/polyops-arrayapi \
     ./tests/fixtures/*/
-# core's dependencies, for offline installs in the tests' throwaway environments
-"$PY" -m pip download --quiet -d wheelhouse -c ci/constraints.txt numpy pluggy ml_dtypes pytest
+# core's dependencies, for offline installs in the tests' throwaway environments (scipy:
+# some op records compute their expected values with it, see polyops.testing)
+"$PY" -m pip download --quiet -d wheelhouse -c ci/constraints.txt numpy pluggy ml_dtypes pytest scipy
 ls wheelhouse

@@ -31,7 +31,7 @@ def venv(tmp_path_factory):
     ours = [_wheel(d) for d in ("polyops", "polyops-numpy", "polyops-arrayapi")]
     return make_venv(
         tmp_path_factory.mktemp("arrayapi") / "venv", *ours,
-        "array-api-strict", "array-api-compat", "dask[array,distributed]", offline=False,
+        "array-api-strict", "array-api-compat", "dask[array,distributed]", "scipy", offline=False,
     )
 
 
@@ -81,18 +81,21 @@ def test_coverage_primitives_native_composites_reference(venv):
         from polyops._op import OPS
         from polyops._registry import get_backend
 
-        out = {"primitives": sorted(n for n, op in OPS.items() if op.ref is None), "ops": len(OPS)}
+        out = {"primitives": sorted(n for n, op in OPS.items() if op.ref is None), "ops": len(OPS),
+               "host": sum(op.host for op in OPS.values())}
         for name in ("array_api_strict", "dask"):
             sources = get_backend(name).sources
-            want = {n: "native" if op.ref is None else "reference" for n, op in OPS.items()}
+            want = {n: "native" if op.ref is None else "host" if op.host else "reference"
+                    for n, op in OPS.items()}
             out[name] = {n: s for n, s in sources.items() if s != want[n]}
             out[name + "_native"] = sum(s == "native" for s in sources.values())
-            out[name + "_reference"] = sum(s == "reference" for s in sources.values())
+            out[name + "_reference"] = sum(s != "native" for s in sources.values())
         print(json.dumps(out))
     """)
-    n, total = len(out["primitives"]), out["ops"]
+    n, total, host = len(out["primitives"]), out["ops"], out["host"]
     assert n >= 49, out["primitives"]
-    assert summary == [f"array_api_strict {n:>4} native  {total - n:>4} reference     0 missing  of {total} ops"]
+    assert summary == [f"array_api_strict {n:>4} native  {total - n - host:>4} reference  "
+                       f"{host:>4} host     0 missing  of {total} ops"]
     for name in BACKENDS:
         assert out[name] == {}, f"{name}: ops whose source is wrong: {out[name]}"
         assert (out[name + "_native"], out[name + "_reference"]) == (n, total - n)

@@ -6,8 +6,6 @@ import re
 import subprocess
 import sys
 
-import polyops
-
 
 def _kit(tmp_path, *args):
     proc = subprocess.run(
@@ -18,8 +16,12 @@ def _kit(tmp_path, *args):
     return proc.returncode, proc.stdout + proc.stderr
 
 
-def test_every_backend_passes_the_kit(tmp_path):
-    names = polyops.available_backends()
+def test_the_kit_passes_on_numpy(tmp_path):
+    """The kit as a third party runs it, on the numpy backend.  (Every backend's
+    conformance is checked in process by test_op_table's
+    test_conformance_report_of_every_backend: the kit over all five in one process
+    takes longer than the rest of the suite.)"""
+    names = ["numpy"]
     rc, out = _kit(tmp_path, *[f"--polyops-backend={n}" for n in names])
     assert rc == 0, out[-3000:]
     assert "polyops conformance" in out

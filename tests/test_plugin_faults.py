@@ -32,7 +32,9 @@ NUMPY_OK = [[21.0, 66.0], "float32", "numpy"]  # what numpy_works() gives
 
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory):
-    return make_venv(tmp_path_factory.mktemp("faults") / "venv", "polyops", "polyops-numpy", *FIXTURES)
+    # scipy: some op records' expected values come from it (check_backend runs them)
+    return make_venv(tmp_path_factory.mktemp("faults") / "venv", "polyops", "polyops-numpy", "scipy",
+                     *FIXTURES)
 
 
 PROBE = """
@@ -221,10 +223,14 @@ def test_check_backend_fails_wrong_shapes_and_dtypes_and_passes_the_rest(venv):
         assert cid in failed and failed[cid].startswith("AssertionError: dtype: wrongresults gave"), cid
     for cid in sum_cases:  # every sum case: caught on shape
         assert cid in failed and failed[cid].startswith("AssertionError: shape: wrongresults gave"), cid
-    # everything else passes, except composites that call add or sum through core's reference
+    # everything else passes, except composites that call add or sum through core's reference,
+    # and native kernels that hand some inputs to it (polyops.plugin.reference): numpy's gelu
+    # has no erf for approximate=False; its linalg kernels pass singular or zero-size input
+    hands_over = {"gelu", "norm", "cholesky", "solve", "inv", "matrix_power"}
     for cid in failed:
-        assert op_of(cid) in ("add", "sum") or sources[op_of(cid)] == "reference", (cid, failed[cid])
-    native_others = {op for op, src in sources.items() if src == "native"} - {"add", "sum"}
+        assert (op_of(cid) in ("add", "sum") or sources[op_of(cid)] == "reference"
+                or op_of(cid) in hands_over), (cid, failed[cid])
+    native_others = {op for op, src in sources.items() if src == "native"} - {"add", "sum"} - hands_over
     assert native_others and all(op_of(c) not in native_others for c in failed)
     assert len(passed) > len(failed)
     assert f"{len(passed)} passed, {len(failed)} failed" in out["summary"]

@@ -51,6 +51,7 @@ _MAX_ENTRIES = 4096
 
 _core = None
 _cache: dict = {}
+compiles = 0  # models compiled so far in this process (the cache may also evict)
 _compile_lock = threading.Lock()
 
 
@@ -86,6 +87,8 @@ def _compile(k, build, arrays):
         params = [ops.parameter(list(a.shape), t) for a, t in zip(arrays, in_types)]
         model = ov.Model(_outputs(build(*params)), params, "polyops")
         entry = _Entry(_get_core().compile_model(model, "CPU", _CONFIG), in_types)
+        global compiles
+        compiles += 1
         if len(_cache) >= _MAX_ENTRIES:
             del _cache[next(iter(_cache))]
         _cache[k] = entry
