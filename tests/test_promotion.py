@@ -126,3 +126,22 @@ def test_standardize_framework_dtype_objects():
         pairs += [(ov.Type.bf16, "bfloat16"), (ov.Type.boolean, "bool"), (ov.Type.i32, "int32")]
     for obj, name in pairs:
         assert polyops.standardize_dtype(obj) == name, obj
+
+
+def test_weak_int_out_of_range_is_a_value_error(backend):
+    """A Python int must fit the integer dtype the lattice casts it to (JAX's rule); the
+    error is the same ValueError on every backend, on the fast and the general path."""
+    with polyops.use_backend(backend):
+        i8 = ops.convert_to_tensor(np.ones(3, "int8"))
+        u8 = ops.convert_to_tensor(np.ones(3, "uint8"))
+        with pytest.raises(ValueError, match="subtract: the Python integer 300 is out of range for int8"):
+            ops.subtract(i8, 300)
+        with pytest.raises(ValueError, match="add: the Python integer -1 is out of range for uint8"):
+            ops.add(-1, u8)
+        with pytest.raises(ValueError, match="clip: the Python integer 1000 is out of range for int8"):
+            ops.clip(i8, 0, 1000)
+        # in range: the scalar takes the tensor's dtype, on either side
+        assert ops.dtype(ops.subtract(i8, 127)) == "int8"
+        assert ops.dtype(ops.add(255, u8)) == "uint8"
+        assert ops.dtype(ops.add(i8, 2.5)) == "float32"
+        np.testing.assert_array_equal(ops.convert_to_numpy(ops.multiply(2, i8)), [2, 2, 2])

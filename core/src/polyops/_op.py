@@ -243,6 +243,8 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
         out = list(args)
         for (pos, sub, v, key), target in zip(values, targets):
             if v is not None and target is not None:
+                if key == "int" and type(v) is int:
+                    _check_weak_int(op, v, target)
                 if key != target or not isinstance(v, native):
                     v = convert(v, target)
             elif isinstance(v, _SCALARS):
@@ -298,17 +300,59 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
 
         return unary
 
+    # ... and a native tensor with a Python float or int that the lattice casts to the
+    # tensor's dtype (weak scalars: float32 + 2.0 stays float32): the scalar is converted
+    # as the general path would, and nothing else is looked at.
+    weak = {w: frozenset(nd for nd, c in dtypes.items() if _keeps_weak(promote, c, key))
+            for w, key in ((float, "float"), (int, "int"))}
+
     def binary(x1, x2):
-        if type(x1) is T and type(x2) is T:
+        t1, t2 = type(x1), type(x2)
+        if t1 is T:
             d = x1.dtype
-            if d is x2.dtype and d in ok:
+            if t2 is T:
+                if d is x2.dtype and d in ok:
+                    try:
+                        return fn(x1, x2)
+                    except Exception as exc:
+                        raise fail((x1, x2), exc) from exc
+            elif (t2 is float or t2 is int) and d in weak[t2]:
+                if t2 is int:
+                    _check_weak_int(op, x2, dtypes[d])
                 try:
-                    return fn(x1, x2)
+                    return fn(x1, convert(x2, dtypes[d]))
                 except Exception as exc:
                     raise fail((x1, x2), exc) from exc
+        elif t2 is T and (t1 is float or t1 is int) and x2.dtype in weak[t1]:
+            if t1 is int:
+                _check_weak_int(op, x1, dtypes[x2.dtype])
+            try:
+                return fn(convert(x1, dtypes[x2.dtype]), x2)
+            except Exception as exc:
+                raise fail((x1, x2), exc) from exc
         return general(x1, x2)
 
     return binary
+
+
+_INT_RANGE = {d: (int(np.iinfo(d).min), int(np.iinfo(d).max))
+              for d in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")}
+
+
+def _check_weak_int(op, value, dtype) -> None:
+    """A Python int operand must fit the integer dtype the lattice casts it to (as in JAX)."""
+    bounds = _INT_RANGE.get(dtype)
+    if bounds is not None and not bounds[0] <= value <= bounds[1]:
+        raise ValueError(f"{op.name}: the Python integer {value} is out of range for {dtype} "
+                         f"(the dtype of the other operand); cast it or the tensor first")
+
+
+def _keeps_weak(promote, dtype, weak) -> bool:
+    """Whether ``promote`` casts a weak Python scalar to ``dtype`` beside a ``dtype`` tensor."""
+    try:
+        return tuple(promote((dtype, weak))) == (dtype, dtype) and tuple(promote((weak, dtype))) == (dtype, dtype)
+    except TypeError:
+        return False
 
 
 def _keeps(promote, keys) -> bool:
