@@ -1,4 +1,4 @@
-"""OpenVINO kernels for the ``nn`` op family (softmax uses core's reference)."""
+"""OpenVINO kernels for the ``nn`` op family."""
 
 from __future__ import annotations
 
@@ -33,6 +33,29 @@ def _sigmoid_build(x):
     t = etype(x)
     u = to(x, T.f32) if t in _HALF else x
     return to(ops.sigmoid(u), t)
+
+
+def _softmax_build(axis):
+    # opset SoftMax in one model (core's reference runs five).  As the reference, a NaN or
+    # +inf in a slice, or a slice of only -inf, gives a NaN slice: selected explicitly,
+    # since the CPU plugin's reductions do not propagate NaN.
+    def build(x):
+        t = etype(x)
+        u = to(x, T.f32) if t in _HALF else x
+        ax = const(np.array([axis], np.int64), T.i64)
+        out = ops.softmax(u, axis)
+        bad = ops.logical_or(ops.is_nan(u), ops.equal(u, const(np.inf, T.f32)))
+        bad = ops.logical_or(ops.reduce_logical_or(bad, ax, True),
+                             ops.reduce_logical_and(ops.equal(u, const(-np.inf, T.f32)), ax, True))
+        return to(ops.select(bad, const(np.nan, T.f32), out), t)
+
+    return build
+
+
+def softmax(x, axis):
+    if x.size == 0:
+        return np.empty(x.shape, x.dtype)
+    return run1(("softmax", axis), _softmax_build(axis), x)
 
 
 def sigmoid(x):
