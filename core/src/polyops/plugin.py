@@ -231,3 +231,34 @@ def canonical_eigh(w, v):
     """``np.linalg.eigh``'s ``(w, v)`` with each eigenvector (column of ``v``) having its
     entry of largest magnitude positive.  numpy arrays in and out."""
     return w, v * _sign_columns(v)[..., None, :]
+
+
+def same_padding(n: int, k: int, stride: int, dilation: int) -> tuple[int, int]:
+    """TF's (and Keras's) "same" padding of one spatial dim of size ``n`` for a window of
+    ``k`` taps: ``(before, after)``, the odd extra after."""
+    from .ops.nn.conv import _same_pads
+
+    return _same_pads(n, k, stride, dilation)
+
+
+def conv_transpose_padding(k: int, stride: int, dilation: int, padding: str, output_padding):
+    """Keras's ``(before, after)`` padding of the stride-dilated input of a transposed conv
+    (JAX's convention) for one spatial dim; ``output_padding`` an int or None."""
+    from .ops.nn.conv import _tr_pads
+
+    return _tr_pads(k, stride, dilation, padding, output_padding)
+
+
+def conv_transpose_size(n: int, k: int, stride: int, dilation: int, padding: str, output_padding):
+    """Keras's output size of a transposed conv along one spatial dim of size ``n``."""
+    from .ops.nn.conv import _tr_size
+
+    return _tr_size(n, k, stride, dilation, padding, output_padding)
+
+
+def average_pool_counts(spatial, pool, strides, outs, pads):
+    """float32 ``(1, *outs, 1)``: the non-padded elements under each average-pool window
+    (TF's "same" average divides by these)."""
+    from .ops.nn.conv import _avg_counts
+
+    return _avg_counts(spatial, pool, strides, outs, pads)

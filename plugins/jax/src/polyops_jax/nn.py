@@ -172,7 +172,7 @@ import jax.numpy as _jnp  # noqa: E402
 import numpy as _np  # noqa: E402
 from jax import lax as _lax  # noqa: E402
 
-from polyops.ops.nn.conv import _avg_counts, _same_pads, _tr_pads  # noqa: E402
+from polyops.plugin import average_pool_counts, conv_transpose_padding, same_padding  # noqa: E402
 
 _HALVES = (_jnp.float16, _jnp.bfloat16)
 
@@ -204,7 +204,7 @@ def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
     nd = len(strides)
     spatial = _spatial(inputs, nd, data_format)
     cin = inputs.shape[-1] if data_format == "channels_last" else inputs.shape[1]
-    pads = ([_same_pads(n, k, s, d) for n, k, s, d in zip(spatial, kernel.shape[:nd], strides, dilation_rate)]
+    pads = ([same_padding(n, k, s, d) for n, k, s, d in zip(spatial, kernel.shape[:nd], strides, dilation_rate)]
             if padding == "same" else [(0, 0)] * nd)
     return _conv_core(inputs, kernel, strides, pads, data_format, dilation_rate, cin // kernel.shape[-2])
 
@@ -215,7 +215,7 @@ def depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate)
     ks = kernel.shape
     k = kernel.reshape(*ks[:nd], 1, ks[-2] * ks[-1])
     spatial = _spatial(inputs, nd, data_format)
-    pads = ([_same_pads(n, kk, s, d) for n, kk, s, d in zip(spatial, ks[:nd], strides, dilation_rate)]
+    pads = ([same_padding(n, kk, s, d) for n, kk, s, d in zip(spatial, ks[:nd], strides, dilation_rate)]
             if padding == "same" else [(0, 0)] * nd)
     return _conv_core(inputs, k, strides, pads, data_format, dilation_rate, ks[-2])
 
@@ -224,7 +224,7 @@ def depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate)
 def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
     nd = len(strides)
     ks = kernel.shape[:nd]
-    pads = [_tr_pads(k, s, d, padding, None if output_padding is None else output_padding[i])
+    pads = [conv_transpose_padding(k, s, d, padding, None if output_padding is None else output_padding[i])
             for i, (k, s, d) in enumerate(zip(ks, strides, dilation_rate))]
     k = _jnp.flip(_jnp.swapaxes(kernel, -1, -2), tuple(range(nd)))
     return _conv_core(inputs, k, (1,) * nd, pads, data_format, dilation_rate, 1, lhs_dil=strides)
@@ -233,7 +233,7 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
 def _pool_geom(x, pool_size, strides, padding, fmt):
     nd = len(pool_size)
     spatial = _spatial(x, nd, fmt)
-    pads = ([_same_pads(n, k, s, 1) for n, k, s in zip(spatial, pool_size, strides)]
+    pads = ([same_padding(n, k, s, 1) for n, k, s in zip(spatial, pool_size, strides)]
             if padding == "same" else [(0, 0)] * nd)
     if fmt == "channels_last":
         return (1, *pool_size, 1), (1, *strides, 1), [(0, 0), *pads, (0, 0)], spatial, pads
@@ -253,7 +253,7 @@ def average_pool(inputs, pool_size, strides, padding, data_format):
     y = _lax.reduce_window(x, _jnp.array(0, x.dtype), _lax.add, win, st, pads)
     if padding == "same" and any(p != (0, 0) for p in sp):
         outs = y.shape[1:-1] if data_format == "channels_last" else y.shape[2:]
-        counts = _avg_counts(spatial, pool_size, strides, outs, sp)
+        counts = average_pool_counts(spatial, pool_size, strides, outs, sp)
         if data_format == "channels_first":
             counts = _np.moveaxis(counts, -1, 1)
         y = y / _jnp.asarray(counts, x.dtype)

@@ -152,7 +152,7 @@ def log_softmax(x, axis):
 
 from numpy.lib.stride_tricks import sliding_window_view as _swv  # noqa: E402
 
-from polyops.ops.nn.conv import _avg_counts, _same_pads, _tr_pads  # noqa: E402
+from polyops.plugin import average_pool_counts, conv_transpose_padding, same_padding  # noqa: E402
 
 
 def _to_cl(x, nd, fmt):
@@ -210,7 +210,7 @@ def conv(inputs, kernel, strides, padding, data_format, dilation_rate, _groups=N
     x = _work(_to_cl(inputs, nd, data_format))
     k = _work(kernel)
     if padding == "same":
-        x = _pad_cl(x, [_same_pads(n, kk, s, d) for n, kk, s, d in
+        x = _pad_cl(x, [same_padding(n, kk, s, d) for n, kk, s, d in
                         zip(x.shape[1:-1], k.shape[:nd], strides, dilation_rate)])
     groups = _groups or x.shape[-1] // k.shape[-2]
     y = _conv_np(x, k, strides, dilation_rate, groups)
@@ -231,7 +231,7 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
     n, spatial, c = x.shape[0], x.shape[1:-1], x.shape[-1]
     up = np.zeros((n, *((m - 1) * s + 1 if m else 0 for m, s in zip(spatial, strides)), c), x.dtype)
     up[(slice(None),) + tuple(slice(None, None, s) for s in strides)] = x
-    pads = [_tr_pads(kk, s, d, padding, None if output_padding is None else output_padding[i])
+    pads = [conv_transpose_padding(kk, s, d, padding, None if output_padding is None else output_padding[i])
             for i, (kk, s, d) in enumerate(zip(ks, strides, dilation_rate))]
     up = _pad_cl(up, pads)
     k = np.flip(np.swapaxes(_work(kernel), -1, -2), tuple(range(nd)))
@@ -243,7 +243,7 @@ def _pool_np(inputs, pool_size, strides, padding, fmt, value):
     nd = len(pool_size)
     x = _work(_to_cl(inputs, nd, fmt))
     spatial = x.shape[1:-1]
-    pads = ([_same_pads(m, k, s, 1) for m, k, s in zip(spatial, pool_size, strides)]
+    pads = ([same_padding(m, k, s, 1) for m, k, s in zip(spatial, pool_size, strides)]
             if padding == "same" else [(0, 0)] * nd)
     v = _win(_pad_cl(x, pads, value), pool_size, strides, (1,) * nd)
     return v, spatial, pads
@@ -261,7 +261,7 @@ def average_pool(inputs, pool_size, strides, padding, data_format):
     v, spatial, pads = _pool_np(inputs, pool_size, strides, padding, data_format, 0)
     y = v.sum(axis=tuple(range(-nd, 0)))
     if any(p != (0, 0) for p in pads):
-        y = y / _avg_counts(spatial, pool_size, strides, y.shape[1:-1], pads).astype(y.dtype)
+        y = y / average_pool_counts(spatial, pool_size, strides, y.shape[1:-1], pads).astype(y.dtype)
     else:
         y = y / y.dtype.type(np.prod(pool_size))
     return _from_cl(y, nd, data_format).astype(inputs.dtype, copy=False)

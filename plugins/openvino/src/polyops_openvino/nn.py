@@ -118,7 +118,7 @@ hard_silu = _act("hard_silu", lambda x: ops.hswish(x))
 
 import openvino.opset14 as _ops14  # noqa: E402
 
-from polyops.ops.nn.conv import _same_pads, _tr_pads, _tr_size  # noqa: E402
+from polyops.plugin import conv_transpose_padding, conv_transpose_size, same_padding  # noqa: E402
 
 
 def _ov_cf(x, nd, fmt):
@@ -140,7 +140,7 @@ def _spatial_np(x, nd, fmt):
 def _conv_ov(inputs, kernel, strides, padding, fmt, dil, groups, depthwise):
     nd = len(strides)
     ks = kernel.shape[:nd]
-    pads = ([_same_pads(n, k, s, d) for n, k, s, d in zip(_spatial_np(inputs, nd, fmt), ks, strides, dil)]
+    pads = ([same_padding(n, k, s, d) for n, k, s, d in zip(_spatial_np(inputs, nd, fmt), ks, strides, dil)]
             if padding == "same" else [(0, 0)] * nd)
     lo, hi = [p[0] for p in pads], [p[1] for p in pads]
 
@@ -177,7 +177,7 @@ def depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate)
 
 def _pool_ov(name, inputs, pool_size, strides, padding, fmt):
     nd = len(pool_size)
-    pads = ([_same_pads(n, k, s, 1) for n, k, s in zip(_spatial_np(inputs, nd, fmt), pool_size, strides)]
+    pads = ([same_padding(n, k, s, 1) for n, k, s in zip(_spatial_np(inputs, nd, fmt), pool_size, strides)]
             if padding == "same" else [(0, 0)] * nd)
     lo, hi = [p[0] for p in pads], [p[1] for p in pads]
     if inputs.size == 0:  # OpenVINO's pools reject empty inputs
@@ -216,10 +216,10 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
     for i in range(nd):
         k, s, d = ks[i], strides[i], dilation_rate[i]
         op = None if output_padding is None else output_padding[i]
-        start = (k - 1) * d - _tr_pads(k, s, d, padding, op)[0]
+        start = (k - 1) * d - conv_transpose_padding(k, s, d, padding, op)[0]
         full = (spatial[i] - 1) * s + (k - 1) * d + 1
         lo.append(-start)
-        hi.append(_tr_size(spatial[i], k, s, d, padding, op) - (full - start))
+        hi.append(conv_transpose_size(spatial[i], k, s, d, padding, op) - (full - start))
 
     def build(x, w):
         t = etype(x)

@@ -62,8 +62,8 @@ def elu(x, alpha):
 # use core's reference; so do depthwise_conv and dilated conv_transposes.  conv_transpose
 # computes the full transposed conv ("VALID"), then takes Keras's window of it.
 
-from polyops.ops.nn.conv import _conv_ref as _conv_reference  # noqa: E402
-from polyops.ops.nn.conv import _tr_pads, _tr_ref, _tr_size  # noqa: E402
+from polyops.plugin import conv_transpose_padding, conv_transpose_size, reference  # noqa: E402
+
 
 _HALF = (tf.float16, tf.bfloat16)
 
@@ -85,7 +85,7 @@ def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
     cin = inputs.shape[-1] if data_format == "channels_last" else inputs.shape[1]
     if (cin != kernel.shape[-2] or (any(s > 1 for s in strides) and any(d > 1 for d in dilation_rate))
             or 0 in inputs.shape or 0 in kernel.shape):
-        return _conv_reference(inputs, kernel, strides, padding, data_format, dilation_rate)
+        return reference("conv")(inputs, kernel, strides, padding, data_format, dilation_rate)
     x = _tf_work(_tf_cl(inputs, nd, data_format))
     y = tf.nn.convolution(x, _tf_work(kernel), strides=strides, padding=padding.upper(),
                           dilations=dilation_rate)
@@ -104,23 +104,22 @@ def _tf_pool(fn, inputs, pool_size, strides, padding, data_format):
 def max_pool(inputs, pool_size, strides, padding, data_format):
     out = _tf_pool(tf.nn.max_pool, inputs, pool_size, strides, padding, data_format)
     if out is None:
-        from polyops.ops.nn.conv import _max_pool_ref
-        return _max_pool_ref(inputs, pool_size, strides, padding, data_format)
+        return reference("max_pool")(inputs, pool_size, strides, padding, data_format)
     return out
 
 
 def average_pool(inputs, pool_size, strides, padding, data_format):
     out = _tf_pool(tf.nn.avg_pool, inputs, pool_size, strides, padding, data_format)
     if out is None:
-        from polyops.ops.nn.conv import _avg_pool_ref
-        return _avg_pool_ref(inputs, pool_size, strides, padding, data_format)
+        return reference("average_pool")(inputs, pool_size, strides, padding, data_format)
     return out
 
 
 def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
     nd = len(strides)
     if any(d > 1 for d in dilation_rate) or 0 in inputs.shape or 0 in kernel.shape:
-        return _tr_ref(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate)
+        return reference("conv_transpose")(inputs, kernel, strides, padding, output_padding, data_format,
+                                           dilation_rate)
     x = _tf_work(_tf_cl(inputs, nd, data_format))
     ks = tuple(kernel.shape[:nd])
     spatial = tuple(x.shape[1:-1])
@@ -131,8 +130,8 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
     key, pads = [slice(None)], [(0, 0)]
     for i in range(nd):
         op = None if output_padding is None else output_padding[i]
-        start = ks[i] - 1 - _tr_pads(ks[i], strides[i], 1, padding, op)[0]
-        out = _tr_size(spatial[i], ks[i], strides[i], 1, padding, op)
+        start = ks[i] - 1 - conv_transpose_padding(ks[i], strides[i], 1, padding, op)[0]
+        out = conv_transpose_size(spatial[i], ks[i], strides[i], 1, padding, op)
         stop = min(start + out, full[i])
         key.append(slice(start, stop))
         pads.append((0, out - (stop - start)))

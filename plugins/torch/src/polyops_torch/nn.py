@@ -81,7 +81,7 @@ def log_softmax(x, axis):
 import numpy as _np  # noqa: E402
 import torch.nn.functional as _F  # noqa: E402
 
-from polyops.ops.nn.conv import _avg_counts, _same_pads, _tr_pads, _tr_size  # noqa: E402
+from polyops.plugin import average_pool_counts, conv_transpose_padding, conv_transpose_size, same_padding  # noqa: E402
 
 _HALF = (torch.float16, torch.bfloat16)
 _CONVS = {1: _F.conv1d, 2: _F.conv2d, 3: _F.conv3d}
@@ -116,7 +116,7 @@ def _conv_t(inputs, kernel, strides, padding, fmt, dil, groups_of):
     ks = tuple(k.shape[:nd])
     sym = (0,) * nd
     if padding == "same":
-        pads = [_same_pads(n, kk, s, d) for n, kk, s, d in zip(x.shape[2:], ks, strides, dil)]
+        pads = [same_padding(n, kk, s, d) for n, kk, s, d in zip(x.shape[2:], ks, strides, dil)]
         sym = tuple(min(p) for p in pads)  # conv's own (faster) symmetric padding
         extra = [(lo - m, hi - m) for (lo, hi), m in zip(pads, sym)]
         if any(p != (0, 0) for p in extra):
@@ -149,7 +149,7 @@ def _pool_t(inputs, pool_size, strides, padding, fmt, value, split=True):
     if x.dtype in _HALF:
         x = x.float()
     spatial = tuple(x.shape[2:])
-    pads = ([_same_pads(n, k, s, 1) for n, k, s in zip(spatial, pool_size, strides)]
+    pads = ([same_padding(n, k, s, 1) for n, k, s in zip(spatial, pool_size, strides)]
             if padding == "same" else [(0, 0)] * nd)
     sym = tuple(min(p) for p in pads) if split else (0,) * nd
     extra = [(lo - m, hi - m) for (lo, hi), m in zip(pads, sym)]
@@ -174,7 +174,7 @@ def average_pool(inputs, pool_size, strides, padding, data_format):
     x, spatial, pads, _ = _pool_t(inputs, pool_size, strides, padding, data_format, 0.0, False)
     y = _AVGP[nd](x, pool_size, strides)
     if any(p != (0, 0) for p in pads):
-        counts = _avg_counts(spatial, pool_size, strides, tuple(y.shape[2:]), pads)
+        counts = average_pool_counts(spatial, pool_size, strides, tuple(y.shape[2:]), pads)
         scale = float(_np.prod(pool_size)) / _np.moveaxis(counts, -1, 1)
         y = y * torch.from_numpy(_np.ascontiguousarray(scale)).to(y.dtype)
     return _cl(y, nd, data_format).to(inputs.dtype)
@@ -194,9 +194,9 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
     for i in range(nd):
         kk, s, d = ks[i], strides[i], dilation_rate[i]
         op = None if output_padding is None else output_padding[i]
-        left, _ = _tr_pads(kk, s, d, padding, op)
+        left, _ = conv_transpose_padding(kk, s, d, padding, op)
         start = (kk - 1) * d - left
-        out = _tr_size(x.shape[2 + i], kk, s, d, padding, op)
+        out = conv_transpose_size(x.shape[2 + i], kk, s, d, padding, op)
         crop.append((-start, out - (y.shape[2 + i] - start)))
     if any(c != (0, 0) for c in crop):
         y = _F.pad(y, _torch_pads(crop))
