@@ -89,6 +89,25 @@ def int_arg(op: str, name: str, value) -> int:
 
 
 
+_HALF_FLOATS = ("float16", "bfloat16")
+
+
+def widened(x):
+    """``(x, its dtype)``, with a float16/bfloat16 ``x`` cast to float32: references compute
+    the 16-bit floats in float32 and cast the result back once with `narrowed`."""
+    from .core import cast, dtype
+
+    d = dtype(x)
+    return (cast(x, "float32"), d) if d in _HALF_FLOATS else (x, d)
+
+
+def narrowed(x, dtype_: str):
+    """``x`` cast to ``dtype_`` unless it already has it."""
+    from .core import cast, dtype
+
+    return x if dtype(x) == dtype_ else cast(x, dtype_)
+
+
 def to_host(op: str, x):
     """Read a concrete tensor into a ``numpy.ndarray`` for a host computation.
 

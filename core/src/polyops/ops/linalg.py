@@ -34,6 +34,8 @@ from .._shapes import broadcast_shapes, canonicalize_axis, reduce_shape
 from .._symbolic import SymbolicTensor
 from ..plugin import canonical_eigh, canonical_svd
 from ._base import from_host, key, shape_of, spec, to_host
+from ._base import narrowed as _back
+from ._base import widened as _widened
 from .core import cast, convert_to_tensor
 from .core import dtype as _dtype_of
 from .core import shape as _shape_of
@@ -51,15 +53,6 @@ _LOW = ("float16", "bfloat16")
 
 def _dt(x) -> str:
     return _dtypes.standardize_dtype(_dtype_of(x))
-
-
-def _widened(x):
-    d = _dt(x)
-    return (cast(x, "float32"), d) if d in _LOW else (x, d)
-
-
-def _back(x, dtype):
-    return x if _dt(x) == dtype else cast(x, dtype)
 
 
 def _const(values, dtype):

@@ -14,6 +14,8 @@ from ... import _dtypes, _promote
 from ..._op import defop
 from ..._shapes import broadcast_shapes, canonicalize_axes
 from .._base import binary, int_arg, key, shape_of, spec, to_host, unary
+from .._base import narrowed as _back
+from .._base import widened as _to32
 from ..core import cast, convert_to_tensor
 from ..core import dtype as _dtype_of
 from ..core import shape as _shape
@@ -25,16 +27,6 @@ from ..numpy import (
 )
 
 _LOW = ("float16", "bfloat16")
-
-
-def _to32(x):
-    """(x in float32 if it is float16/bfloat16, its original dtype)."""
-    dt = _dtypes.standardize_dtype(_dtype_of(x))
-    return (cast(x, "float32") if dt in _LOW else x), dt
-
-
-def _back(y, dt):
-    return cast(y, dt) if dt in _LOW else y
 
 
 def _polyval(coeffs, x):

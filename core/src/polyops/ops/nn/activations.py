@@ -13,6 +13,8 @@ from ... import _promote
 from ..._op import defop
 from ..._shapes import canonicalize_axis
 from .._base import check_tensor, key, shape_of, spec, unary
+from .._base import narrowed as _down
+from .._base import widened as _up
 from ..core import cast
 from ..core import dtype as _dtype
 from ..core import shape as _shape
@@ -70,17 +72,6 @@ def _softmax_ref(x, axis=-1):
 
 _FLOAT = _promote.ordered(_promote.floating)
 _NUMERIC = _promote.ordered(_promote.numeric)
-_HALF = ("float16", "bfloat16")
-
-
-def _up(x):
-    """``x`` and its dtype; a 16-bit float ``x`` comes back in float32."""
-    dt = _dtype(x)
-    return (cast(x, "float32") if dt in _HALF else x), dt
-
-
-def _down(y, dt):
-    return cast(y, dt) if _dtype(y) != dt else y
 
 
 def _real(op: str, name: str, value) -> float:

@@ -16,7 +16,8 @@ from ..._op import defop  # noqa: F401
 from ..._shapes import broadcast_shapes, canonicalize_axis, size_of
 from ..._symbolic import SymbolicTensor  # noqa: F401
 from .._base import int_arg, key, shape_of, spec
-from ..core import cast  # noqa: F401
+from .._base import narrowed as _back
+from .._base import widened as _widened  # sums accumulate in float32
 from ..core import convert_to_tensor
 from ..core import dtype as _dtype_of
 from ..core import shape as _shape_of  # noqa: F401
@@ -40,19 +41,9 @@ def _dt(x) -> str:
     return _dtypes.standardize_dtype(_dtype_of(x))
 
 
-def _widened(x):
-    """(x computed in float32 when it is float16/bfloat16, its dtype): sums accumulate in float32."""
-    d = _dt(x)
-    return (cast(x, "float32"), d) if d in _LOW else (x, d)
-
-
 def _const(values, dtype):
     """A constant tensor of static values (indices, masks) computed on the host from shapes."""
     return convert_to_tensor(values, dtype)
-
-
-def _back(x, dtype):
-    return x if _dt(x) == dtype else cast(x, dtype)
 
 
 def _operand(op, name, x):
