@@ -9,6 +9,7 @@ Example:
 
 from . import config as config
 from . import ops as ops
+from . import random as random
 from ._dtypes import result_type as result_type
 from ._dtypes import standardize_dtype as standardize_dtype
 from ._function import Function as Function
@@ -25,13 +26,24 @@ from ._registry import register_backend as register_backend
 from ._registry import set_backend as set_backend
 from ._registry import use_backend as use_backend
 from ._shapes import broadcast_shapes as broadcast_shapes
+from ._state import AutocastScope as AutocastScope
+from ._state import DTypePolicy as DTypePolicy
+from ._state import Variable as Variable
+from ._transforms import device as device
+from ._transforms import devices as devices
+from ._transforms import disable_jit as disable_jit
+from ._transforms import grad as grad
+from ._transforms import jit as jit
+from ._transforms import value_and_grad as value_and_grad
 from ._symbolic import SymbolicTensor as SymbolicTensor
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AutocastScope",
     "BackendLoadError",
     "BackendNotFoundError",
+    "DTypePolicy",
     "EagerOnlyError",
     "Function",
     "KernelError",
@@ -39,14 +51,22 @@ __all__ = [
     "Operation",
     "PolyopsPluginWarning",
     "SymbolicTensor",
+    "Variable",
     "available_backends",
     "backend",
     "broadcast_shapes",
     "config",
+    "device",
+    "devices",
+    "disable_jit",
+    "grad",
+    "jit",
     "ops",
+    "random",
     "register_backend",
     "result_type",
     "set_backend",
     "standardize_dtype",
     "use_backend",
+    "value_and_grad",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import _tree
 from ._symbolic import SymbolicTensor
 
 
@@ -43,12 +44,11 @@ class Function:
             if id(node) in seen:
                 return
             seen.add(id(node))
-            for a in node.args:
-                for b in a if isinstance(a, (list, tuple)) else (a,):
-                    visit(b)
+            for b in _tree.leaves(node.args):
+                visit(b)
             order.append(node)
 
-        for out in _flatten(self.outputs):
+        for out in _tree.leaves(self.outputs):
             visit(out)
         return order
 
@@ -57,14 +57,13 @@ class Function:
             raise TypeError(f"Function: expected {len(self.inputs)} inputs, got {len(args)}")
         values = {id(t): v for t, v in zip(self.inputs, args)}
 
-        def value(a):
+        def leaf(a):
             if isinstance(a, SymbolicTensor):
                 return a._const if a._const is not None else values[id(a)]
-            if isinstance(a, list):
-                return [value(b) for b in a]
-            if isinstance(a, tuple):
-                return tuple(value(b) for b in a)
             return a
+
+        def value(a):
+            return _tree.map_structure(leaf, a)
 
         for node in self._order:
             result = node.op.public(*[value(a) for a in node.args])
@@ -72,21 +71,8 @@ class Function:
             if isinstance(outs, SymbolicTensor):
                 values[id(outs)] = result
             else:
-                for t, r in zip(outs, result):
+                for t, r in zip(_tree.leaves(outs), _tree.leaves(result)):
                     if isinstance(t, SymbolicTensor):
                         values[id(t)] = r
-        return _restructure(self.outputs, value)
+        return value(self.outputs)
 
-
-def _flatten(x):
-    if isinstance(x, (list, tuple)):
-        for y in x:
-            yield from _flatten(y)
-    else:
-        yield x
-
-
-def _restructure(x, value):
-    if isinstance(x, (list, tuple)):
-        return type(x)(_restructure(y, value) for y in x)
-    return value(x)

@@ -23,7 +23,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _dtypes, _promote
+from . import _dtypes, _promote, _tree
+from ._state import Variable
 from ._symbolic import Node, SymbolicTensor
 
 OPS: dict[str, "Op"] = {}
@@ -49,8 +50,10 @@ class EagerOnlyError(TypeError):
 class Op:
     """The record of one op: its name, family, rule, reference and promotion kind."""
 
-    def __init__(self, name, family, rule, tensors, promote, ref, prepare, elementwise):
+    def __init__(self, name, family, rule, tensors, promote, ref, prepare, elementwise,
+                 tree=False):
         self.name = name
+        self.tree = tree  # arguments are nested structures (and callables): control flow
         self.family = family
         self.rule = rule
         self.ref = ref
@@ -99,8 +102,8 @@ class Op:
 def _flat_outputs(out):
     if isinstance(out, SymbolicTensor):
         return (out,)
-    if isinstance(out, (tuple, list)):
-        return tuple(t for t in out if isinstance(t, SymbolicTensor))
+    if isinstance(out, (tuple, list, dict)):
+        return tuple(t for t in _tree.leaves(out) if isinstance(t, SymbolicTensor))
     return ()
 
 
@@ -216,6 +219,8 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
         values = []
         keys = []
         for pos, sub, v in _slot_values(op, args):
+            if type(v) is Variable:
+                v = v.value
             if v is None:
                 if sub is not None or op.params[min(pos, len(op.params) - 1)] not in op.optional:
                     raise TypeError(
@@ -262,6 +267,8 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
         except Exception as exc:
             raise fail(out, exc) from exc
 
+    if op.tree:
+        return _tree_entry(op, fn)
     if promote is None:
         return general
     T = native[0]
@@ -333,6 +340,20 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
         return general(x1, x2)
 
     return binary
+
+
+def _tree_entry(op, fn):
+    """The entry of a control-flow op: arguments are nested structures and callables;
+    symbolic leaves anywhere send the call to the rule, which traces the callables."""
+    symbolic = op.symbolic_call
+
+    def tree_entry(*args):
+        for leaf in _tree.leaves(args):
+            if isinstance(leaf, SymbolicTensor):
+                return symbolic(args)
+        return fn(*args)
+
+    return tree_entry
 
 
 _INT_RANGE = {d: (int(np.iinfo(d).min), int(np.iinfo(d).max))
@@ -491,7 +512,7 @@ def _camel(name: str) -> str:
 
 
 def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=None,
-          elementwise=None, name=None):
+          elementwise=None, name=None, tree=False):
     """Declare an op from its rule; returns the generated public function.
 
     Args:
@@ -501,6 +522,8 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
         prepare: optional eager hook ``(*args) -> args`` that validates and
             canonicalizes static arguments (axes, dtypes) before the kernel.
         elementwise: "unary" or "binary" to get the fast eager path.
+        tree: the arguments are nested structures of tensors and callables (control flow):
+            no conversion; a SymbolicTensor anywhere in them calls the rule.
 
     The decorated function is the shape/dtype rule: it receives SymbolicTensors for
     tensor operands (Python scalars stay scalars) and returns the output spec(s).
@@ -516,7 +539,7 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
         if op_name in OPS:
             raise ValueError(f"defop: op {op_name!r} is already defined")
         op = Op(op_name, family, _named_errors(_positional(rule), op_name), tensors, promote, None,
-                prepare, elementwise)
+                prepare, elementwise, tree)
         op.signature = inspect.signature(rule)
         OPS[op_name] = op
         op.public = _generate_public(op, rule, _NAMESPACE)

@@ -48,3 +48,21 @@ def set_image_data_format(value: str) -> None:
             f"set_image_data_format: expected 'channels_last' or 'channels_first', got {value!r}"
         )
     _IMAGE_DATA_FORMAT = value
+
+
+def dtype_policy():
+    """The global `polyops.DTypePolicy` ("float32" unless set; follows floatx until set)."""
+    from ._state import dtype_policy as get
+
+    return get()
+
+
+def set_dtype_policy(policy) -> None:
+    """Set the global dtype policy: a `polyops.DTypePolicy` or its name ("mixed_float16"...).
+
+    Variables created from Python floats are stored in its ``variable_dtype``;
+    ``polyops.AutocastScope(policy.compute_dtype)`` reads them in its compute dtype.
+    """
+    from ._state import set_dtype_policy as set_
+
+    set_(policy)

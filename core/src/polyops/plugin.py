@@ -50,6 +50,21 @@ class Runtime:
         jvp: optional ``(fun, primals, tangents, has_aux) -> (primals_out, tangents_out[, aux])``
             through the framework's forward-mode autodiff (``primals``/``tangents`` are
             tuples of native tensors); None on backends that do not differentiate.
+        value_and_grad: optional ``(fun, primals) -> ((loss, aux), grads)``: reverse-mode
+            autodiff of ``fun(*primals) -> (loss, aux)`` (``loss`` a scalar float tensor,
+            ``aux`` any structure, passed through) with respect to every primal (a tuple of
+            float native tensors); ``grads`` a tuple, zeros for primals ``loss`` does not
+            depend on.  None on backends that do not differentiate.
+        custom_gradient: optional ``(f) -> g``: ``f(*args)`` returns ``(output, grad_fn)``
+            and ``g`` computes ``output`` with ``grad_fn(upstream)`` (the cotangent of
+            ``output``) giving the gradients of the tensor arguments.  None: ``g`` computes
+            the output only (backends that do not differentiate).
+        jit: optional ``(fun) -> compiled``: compile a *pure* function of native tensors
+            (positional) returning a flat tuple of native tensors.  Core handles the rest:
+            static arguments, the cache by signature, Variables (passed in and returned).
+            None: polyops.jit calls the function as it is (numpy).
+        device_scope: optional ``(name) -> context manager`` placing new tensors on the
+            device ``name`` (one of ``devices()``); None: a scope that does nothing.
     """
 
     name: str
@@ -60,6 +75,10 @@ class Runtime:
     convert_to_numpy: Callable[[Any], Any]
     devices: Callable[[], list] = field(default=lambda: ["cpu"])
     jvp: Callable | None = None
+    value_and_grad: Callable | None = None
+    custom_gradient: Callable | None = None
+    jit: Callable | None = None
+    device_scope: Callable | None = None
 
 
 class BackendSpec:

@@ -1,8 +1,9 @@
 """All ops, flat as in ``keras.ops``, and by family (`polyops.ops.numpy`, ``.nn``, ``.core``,
-``.math``, ``.linalg``, ``.image``).  Image ops are not flat: ``polyops.ops.image.resize``,
-as ``keras.ops.image.resize``."""
+``.math``, ``.linalg``, ``.image``, ``.random``).  Image ops are not flat:
+``polyops.ops.image.resize``, as ``keras.ops.image.resize``; nor are the stateless random
+ops (``polyops.ops.random``), whose Keras API is `polyops.random`."""
 
-from . import core, nn, numpy, math, linalg, image  # noqa: F401  (import order defines op indices)
+from . import core, nn, numpy, math, linalg, image, random  # noqa: F401  (import order: op indices)
 from .core import *  # noqa: F401,F403
 from .core import __all__ as _core_all
 from .linalg import *  # noqa: F401,F403

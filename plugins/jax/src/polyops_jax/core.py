@@ -121,6 +121,39 @@ def _jvp(fun, primals, tangents, has_aux):
     return jax.jvp(fun, tuple(primals), tuple(tangents), has_aux=has_aux)
 
 
+def _value_and_grad(fun, primals):
+    """Reverse-mode autodiff (`polyops.value_and_grad`) through ``jax.value_and_grad``."""
+    argnums = tuple(range(len(primals)))
+    return jax.value_and_grad(fun, argnums=argnums, has_aux=True)(*primals)
+
+
+def _custom_gradient(f):
+    """`polyops.ops.custom_gradient` through ``jax.custom_gradient``: the grad function
+    gets the output's cotangent and returns one gradient per argument."""
+
+    @jax.custom_gradient
+    def wrapped(*args):
+        out, grad_fn = f(*args)
+
+        def vjp(upstream):
+            grads = grad_fn(upstream)
+            return tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
+
+        return out, vjp
+
+    return wrapped
+
+
+def _device_scope(name):
+    kind, _, index = name.partition(":")
+    platform = {"cuda": "gpu"}.get(kind, kind)
+    return jax.default_device(jax.devices(platform)[int(index or 0)])
+
+
+def _devices():
+    return [f"{'cuda' if d.platform == 'gpu' else d.platform}:{d.id}" for d in jax.devices()]
+
+
 RUNTIME = Runtime(
     name="jax",
     version=jax.__version__,
@@ -129,6 +162,11 @@ RUNTIME = Runtime(
     convert_to_tensor=convert_to_tensor,
     convert_to_numpy=convert_to_numpy,
     jvp=_jvp,
+    value_and_grad=_value_and_grad,
+    custom_gradient=_custom_gradient,
+    jit=jax.jit,
+    device_scope=_device_scope,
+    devices=_devices,
 )
 
 
@@ -138,3 +176,6 @@ def cast(x, dtype):
     if x.dtype == jd:
         return x
     return _cast(x, jd)
+
+
+stop_gradient = jax.lax.stop_gradient

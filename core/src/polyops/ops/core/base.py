@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtypes
-from .._op import defop, infer_dtype
-from .._symbolic import SymbolicTensor
-from ._base import dtype_arg, shape_of, spec
+from ... import _dtypes
+from ..._op import defop, infer_dtype
+from ..._symbolic import SymbolicTensor
+from .._base import dtype_arg, shape_of, spec
 
 
 def shape(x) -> tuple:
@@ -74,7 +74,7 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         raise ValueError("convert_to_tensor: sparse and ragged tensors are not supported")
     if isinstance(x, SymbolicTensor):
         return x if dtype is None else cast(x, dtype)
-    from .._registry import current
+    from ..._registry import current
 
     rt = current().runtime
     if dtype is not None:
@@ -108,7 +108,7 @@ def convert_to_numpy(x):
             f"convert_to_numpy: expected a concrete tensor, got a SymbolicTensor "
             f"{x.shape} {x.dtype}; run the graph with polyops.Function first"
         )
-    from .._registry import current
+    from ..._registry import current
 
     rt = current().runtime
     if isinstance(x, rt.tensor_types):
@@ -120,7 +120,7 @@ def convert_to_numpy(x):
 
 
 def _loaded_backends():
-    from .._registry import _discover
+    from ..._registry import _discover
 
     return [b for b in _discover().values() if b.status == "loaded"]
 
@@ -129,11 +129,11 @@ def is_tensor(x) -> bool:
     """Whether ``x`` is a tensor of the current backend (or a SymbolicTensor)."""
     if isinstance(x, SymbolicTensor):
         return True
-    from .._registry import current
+    from ..._registry import current
 
     return isinstance(x, current().runtime.tensor_types)
 
 
-from ._base import exports as _exports  # noqa: E402
+from .._base import exports as _exports  # noqa: E402
 
 __all__ = _exports(globals(), "core")

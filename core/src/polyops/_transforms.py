@@ -1,0 +1,354 @@
+"""Function transformations on the current backend: `jit`, `grad`, `value_and_grad`, and
+the device scope.
+
+Core does what is the same everywhere (static arguments, the compile cache, Variables,
+argument structures); each backend's `Runtime` supplies only the framework call
+(``Runtime.jit``, ``Runtime.value_and_grad``, ``Runtime.device_scope``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+import os
+
+from . import _tree
+from ._state import _SCOPE, StateScope, Variable
+
+_JIT_OFF: contextvars.ContextVar = contextvars.ContextVar(
+    "polyops_jit_off", default=bool(os.environ.get("POLYOPS_DISABLE_JIT")))
+_DIFFERENTIATING = ("jax", "tensorflow", "torch")
+
+
+def _runtime():
+    from ._registry import current
+
+    return current()
+
+
+def _is_dynamic(x, native) -> bool:
+    import numpy as np
+
+    return isinstance(x, native) or isinstance(x, np.ndarray) and not isinstance(x, np.generic)
+
+
+class _Entry:
+    """One compiled signature: the compiled pure function and the Variables it threads."""
+
+    __slots__ = ("compiled", "variables", "out_tree", "out_static", "backend")
+
+    def __init__(self, backend):
+        self.backend = backend
+        self.compiled = None
+        self.variables: list = []
+        self.out_tree = None
+        self.out_static: dict = {}
+
+
+class Jitted:
+    """A function compiled per input signature on the current backend (see `jit`).
+
+    Attributes:
+        traces: how many times the Python function has been traced (compiled).
+    """
+
+    def __init__(self, fn, static_argnums=(), static_argnames=()):
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.static_argnums = frozenset(
+            (static_argnums,) if isinstance(static_argnums, int) else static_argnums or ())
+        self.static_argnames = frozenset(
+            (static_argnames,) if isinstance(static_argnames, str) else static_argnames or ())
+        self.traces = 0
+        self._cache: dict = {}
+        self._variables: list = []  # every Variable a trace has read: new signatures pass them
+
+    def cache_size(self) -> int:
+        """How many signatures have been compiled."""
+        return len(self._cache)
+
+    def __get__(self, obj, objtype=None):  # usable as a method decorator
+        return self if obj is None else functools.partial(self, obj)
+
+    def __call__(self, *args, **kwargs):
+        backend = _runtime()
+        rt = backend.runtime
+        if rt.jit is None or _JIT_OFF.get() or _SCOPE.get() is not None:
+            # numpy, jit turned off, or inside another polyops.jit trace: run as is
+            return self.fn(*args, **kwargs)
+        native = rt.tensor_types
+        static_args = tuple(a for i, a in enumerate(args) if i in self.static_argnums)
+        static_kw = tuple(sorted((k, v) for k, v in kwargs.items() if k in self.static_argnames))
+        dyn_args = tuple(None if i in self.static_argnums else a for i, a in enumerate(args))
+        dyn_kw = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
+        leaves, treedef = _tree.flatten((dyn_args, dyn_kw))
+        sig = []
+        dynamic = []
+        for i, x in enumerate(leaves):
+            if type(x) is Variable:
+                x = x.value
+            if _is_dynamic(x, native):
+                if not isinstance(x, native):
+                    from .ops import core
+
+                    x = core.convert_to_tensor(x)
+                dynamic.append(x)
+                sig.append((type(x), tuple(x.shape), x.dtype))
+            else:
+                sig.append(_static_key(x, i))
+        key = (backend.name, treedef, static_args, static_kw, tuple(sig))
+        try:
+            hash(key)
+        except TypeError as exc:
+            raise TypeError(f"jit: static arguments must be hashable: {exc}") from None
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._cache[key] = _Entry(backend)
+            entry.variables = list(self._variables)
+        while True:
+            if entry.compiled is None:
+                entry.compiled = rt.jit(self._pure(entry, leaves, treedef, args, kwargs))
+            scope_box.clear()
+            flat = entry.compiled(*[v._value for v in entry.variables], *dynamic)
+            missing = scope_box.pop() if scope_box else None
+            if missing:  # the trace read Variables it did not receive: trace again with them
+                entry.variables.extend(v for v in missing if v not in entry.variables)
+                self._variables.extend(v for v in missing if v not in self._variables)
+                entry.compiled = None
+                continue
+            break
+        n = len(entry.variables)
+        for v, new in zip(entry.variables, flat[:n]):
+            v._value = new
+        outs = list(flat[n:])
+        out_leaves = [entry.out_static[i] if i in entry.out_static else outs.pop(0)
+                      for i in range(entry.out_tree.num_leaves)]
+        return _tree.unflatten(entry.out_tree, out_leaves)
+
+    def _pure(self, entry, leaves, treedef, args, kwargs):
+        """The function the backend compiles: (variable values, dynamic leaves) -> flat
+        (new variable values, dynamic outputs); static leaves are closed over."""
+        native = entry.backend.runtime.tensor_types
+        dyn_pos = [i for i, x in enumerate(leaves)
+                   if _is_dynamic(x.value if type(x) is Variable else x, native)]
+        static_argnums = self.static_argnums
+        fn = self.fn
+
+        def pure(*flat):
+            from .ops import core
+
+            variables = list(entry.variables)
+            n = len(variables)
+            filled = list(leaves)
+            for i, v in zip(dyn_pos, flat[n:]):
+                filled[i] = v
+            dyn_args, dyn_kw = _tree.unflatten(treedef, filled)
+            call_args = [args[i] if i in static_argnums else a for i, a in enumerate(dyn_args)]
+            call_kw = {**kwargs, **dyn_kw}
+            scope = StateScope(dict(zip(variables, flat[:n])))
+            token = _SCOPE.set(scope)
+            try:
+                out = fn(*call_args, **call_kw)
+            finally:
+                _SCOPE.reset(token)
+            self.traces += 1
+            if scope.missing:
+                scope_box.append(scope.missing)
+            out_leaves, entry.out_tree = _tree.flatten(out)
+            entry.out_static = {}
+            dyn_out = []
+            for i, o in enumerate(out_leaves):
+                if o is None or isinstance(o, (str, bool, int, float)):
+                    entry.out_static[i] = o
+                else:
+                    dyn_out.append(core.convert_to_tensor(o.value if type(o) is Variable else o))
+            new_values = [scope.values.get(v, f) for v, f in zip(variables, flat[:n])]
+            return tuple(new_values) + tuple(dyn_out)
+
+        return pure
+
+
+scope_box: list = []  # the Variables a trace read without receiving them (one trace at a time)
+
+
+def _static_key(x, i):
+    if type(x) in (bool, int, float, complex, str, type(None)):
+        return (type(x), x)
+    try:
+        hash(x)
+    except TypeError:
+        raise TypeError(
+            f"jit: argument leaf {i} ({type(x).__name__}) is neither a tensor nor hashable; "
+            "pass arrays as tensors or name the argument in static_argnums") from None
+    return x
+
+
+def jit(fn=None, *, static_argnums=(), static_argnames=()):
+    """Compile a function written with polyops ops, with the current backend's compiler.
+
+    jax: ``jax.jit``; tensorflow: ``tf.function(jit_compile=True)`` (XLA; a function XLA
+    cannot compile falls back to a plain tf.function); torch: ``torch.compile``; openvino:
+    the ops the function calls are recorded into one OpenVINO model, compiled and cached;
+    numpy: the function itself.
+
+    Arguments: tensors and arrays (anywhere inside lists, tuples and dicts) are the
+    compiled function's inputs; each new combination of their shapes and dtypes traces
+    and compiles again (retracing), later calls with a seen signature reuse the compiled
+    one.  Everything else (Python numbers, strings, None, callables) is *static*: its
+    value is part of the signature, so a new value recompiles; pass a number that changes
+    on every call as a tensor.  ``static_argnums``/``static_argnames`` make whole
+    arguments static (they must be hashable).
+
+    State: `polyops.Variable` reads and ``assign`` calls inside are traced, the new values
+    are written back after each call (so a `polyops.random.SeedGenerator` gives fresh
+    numbers on every call).  Turn compilation off with ``polyops.disable_jit()`` (a
+    context manager) or the environment variable ``POLYOPS_DISABLE_JIT=1``: the function
+    then runs eagerly.  The returned object counts its traces in ``.traces``.
+
+    Example:
+        >>> @polyops.jit
+        ... def layer(x, w):
+        ...     return polyops.ops.relu(x @ w)
+        >>> layer(np.ones((2, 3), "float32"), np.ones((3, 4), "float32"))
+    """
+    if fn is None:
+        return functools.partial(jit, static_argnums=static_argnums,
+                                 static_argnames=static_argnames)
+    return Jitted(fn, static_argnums, static_argnames)
+
+
+@contextlib.contextmanager
+def disable_jit():
+    """Inside ``with polyops.disable_jit():``, `jit` functions run eagerly (for debugging)."""
+    token = _JIT_OFF.set(True)
+    try:
+        yield
+    finally:
+        _JIT_OFF.reset(token)
+
+
+# -- gradients ------------------------------------------------------------------------
+
+
+def value_and_grad(fn, argnums=0, has_aux=False):
+    """A function returning ``fn``'s value and its gradient w.r.t. the ``argnums`` arguments.
+
+    ``fn`` returns a scalar float tensor (with ``has_aux=True``: ``(scalar, aux)``).
+    Differentiated arguments may be nested lists, tuples and dicts of float tensors; the
+    gradient has the same structure (a tuple of them when ``argnums`` is a tuple).
+    Through jax.value_and_grad, tf.GradientTape or torch.autograd; numpy and openvino do
+    not differentiate and raise NotImplementedError.
+
+    Example:
+        >>> f = polyops.value_and_grad(lambda x: polyops.ops.sum(x ** 2))
+        >>> value, g = f(polyops.ops.array([1.0, 2.0]))      # 5.0, [2.0, 4.0]
+    """
+    multiple = not isinstance(argnums, int)
+    nums = tuple(argnums) if multiple else (argnums,)
+    name = getattr(fn, "__name__", "fn")
+
+    @functools.wraps(fn)
+    def wrapped(*args, **kwargs):
+        from .ops import core
+
+        backend = _runtime()
+        rt = backend.runtime
+        if rt.value_and_grad is None:
+            raise NotImplementedError(
+                f"value_and_grad: the {backend.name} backend does not differentiate; "
+                f"use one of {', '.join(_DIFFERENTIATING)}")
+        for i in nums:
+            if not -len(args) <= i < len(args):
+                raise ValueError(f"value_and_grad: argnums={argnums!r} but {name} got "
+                                 f"{len(args)} positional arguments")
+        leaves, td = _tree.flatten(tuple(args[i] for i in nums))
+        primals = []
+        for j, x in enumerate(leaves):
+            x = core.convert_to_tensor(x.value if type(x) is Variable else x)
+            if core.dtype(x) not in ("float16", "bfloat16", "float32", "float64"):
+                raise TypeError(f"value_and_grad: can only differentiate float inputs; leaf {j} "
+                                f"of argnums={argnums!r} has dtype {core.dtype(x)}")
+            primals.append(x)
+
+        def flat_fn(*flat):
+            parts = _tree.unflatten(td, flat)
+            full = list(args)
+            for i, p in zip(nums, parts):
+                full[i] = p
+            out = fn(*full, **kwargs)
+            loss, aux = out if has_aux else (out, None)
+            if tuple(core.shape(loss)) != ():
+                raise TypeError(f"value_and_grad: {name} must return a scalar, got shape "
+                                f"{tuple(core.shape(loss))}")
+            return loss, aux
+
+        (loss, aux), grads = rt.value_and_grad(flat_fn, tuple(primals))
+        parts = _tree.unflatten(td, list(grads))
+        g = tuple(parts) if multiple else parts[0]
+        return ((loss, aux) if has_aux else loss), g
+
+    return wrapped
+
+
+def grad(fn, argnums=0, has_aux=False):
+    """A function returning the gradient of ``fn`` w.r.t. the ``argnums`` arguments
+    (``(gradient, aux)`` with ``has_aux``); see `value_and_grad`.
+
+    Example:
+        >>> polyops.grad(lambda x: polyops.ops.sum(x ** 3))(polyops.ops.array([1.0, 2.0]))
+    """
+    vg = value_and_grad(fn, argnums, has_aux)
+
+    @functools.wraps(fn)
+    def wrapped(*args, **kwargs):
+        value, g = vg(*args, **kwargs)
+        return (g, value[1]) if has_aux else g
+
+    return wrapped
+
+
+# -- devices ----------------------------------------------------------------------------
+
+
+def devices() -> list[str]:
+    """The devices the current backend sees ("cpu", "cpu:0", "cuda:0"...).
+
+    Example:
+        >>> polyops.devices()
+        ['cpu']
+    """
+    return list(_runtime().runtime.devices())
+
+
+def _canonical_device(name) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"device: expected a device name (str), got {name!r}")
+    n = name.strip().lower().lstrip("/").replace("device:", "")
+    kind, _, idx = n.partition(":")
+    kind = {"gpu": "cuda"}.get(kind, kind)
+    return f"{kind}:{idx or 0}"
+
+
+@contextlib.contextmanager
+def device(name: str):
+    """Place new tensors on device ``name`` ("cpu", "cpu:0", "gpu:0"/"cuda:0") inside the block.
+
+    On jax, tensorflow and torch this enters ``jax.default_device``, ``tf.device`` or
+    ``torch.device``; on numpy and openvino (host memory only) it checks the name and does
+    nothing else.  An unknown device raises ValueError listing `devices()`.
+
+    Example:
+        >>> with polyops.device("cpu"):
+        ...     x = polyops.ops.ones((2,))
+    """
+    backend = _runtime()
+    rt = backend.runtime
+    want = _canonical_device(name)
+    known = {_canonical_device(d): d for d in rt.devices()}
+    if want not in known:
+        raise ValueError(f"device: {name!r} is not a device of the {backend.name} backend; "
+                         f"it sees {sorted(known.values())}")
+    scope = rt.device_scope(known[want]) if rt.device_scope is not None else contextlib.nullcontext()
+    with scope:
+        yield
