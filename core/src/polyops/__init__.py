@@ -8,8 +8,6 @@ Example:
 """
 
 from . import config as config
-from . import ops as ops
-from . import random as random
 from ._dtypes import result_type as result_type
 from ._dtypes import standardize_dtype as standardize_dtype
 from ._function import Function as Function
@@ -38,6 +36,22 @@ from ._transforms import value_and_grad as value_and_grad
 from ._symbolic import SymbolicTensor as SymbolicTensor
 
 __version__ = "0.1.0"
+
+_LAZY = ("ops", "random", "testing")
+
+
+def __getattr__(name):
+    # The op families (335 op definitions) load on first use of ``polyops.ops`` or
+    # ``polyops.random``, not at ``import polyops``: importing stays close to importing numpy.
+    if name in _LAZY:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "AutocastScope",

@@ -241,7 +241,9 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
             values.append((pos, sub, v, key))
             keys.append(key)
         try:
-            targets = promote(tuple(keys)) if promote is not None else keys
+            # no promotion: each operand keeps its dtype; a Python scalar takes its default
+            targets = promote(tuple(keys)) if promote is not None else [
+                _dtypes.result_type_of_keys((k,)) if k in _dtypes.WEAK_TYPES else k for k in keys]
         except _promote.PromotionError as exc:
             raise TypeError(f"{op.name}: {exc}") from None
         # 3. cast to the promoted dtypes

@@ -176,8 +176,6 @@ class Variable:
 
     # -- use as a tensor ---------------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
-        import numpy as np
-
         a = self.numpy()
         return a if dtype is None else a.astype(dtype)
 

@@ -71,7 +71,13 @@ def _check_updates(op, ishape, vshape, target, what):
                          f"{tuple(ishape)} into shape {tuple(target)}, got {tuple(vshape)}")
 
 
-@defop("core", tensors=("indices", "values"), promote=_scatter_promote)
+def _scatter_prepare(indices, values, shape):
+    shape = _scatter_shape("scatter", shape)
+    _check_updates("scatter", tuple(_shape_of(indices)), tuple(_shape_of(values)), shape, "values")
+    return indices, values, shape
+
+
+@defop("core", tensors=("indices", "values"), promote=_scatter_promote, prepare=_scatter_prepare)
 def scatter(indices, values, shape):
     """A zero tensor of ``shape`` with ``values`` added at ``indices``.
 
@@ -164,6 +170,11 @@ def _reduction(op, reduction):
 
 
 def _scatter_update_prepare(inputs, indices, updates, reduction=None):
+    ishape = tuple(_shape_of(indices))
+    if len(ishape) != 2:
+        raise ValueError(f"scatter_update: expected indices of shape (N, k), got {ishape}")
+    _check_updates("scatter_update", ishape, tuple(_shape_of(updates)),
+                   tuple(_shape_of(inputs)), "updates")
     return inputs, indices, updates, _reduction("scatter_update", reduction)
 
 
@@ -276,7 +287,14 @@ def _slice_sizes(op, in_shape, starts, shape):
     return tuple(out)
 
 
-@defop("core", tensors=("inputs",))
+def _slice_prepare(inputs, start_indices, shape):
+    in_shape = tuple(_shape_of(inputs))
+    _check_starts("slice", start_indices, len(in_shape))
+    _slice_sizes("slice", in_shape, _static_starts(start_indices), shape)
+    return inputs, start_indices, shape
+
+
+@defop("core", tensors=("inputs",), prepare=_slice_prepare)
 def slice(inputs, start_indices, shape):
     """The block of ``inputs`` of size ``shape`` starting at ``start_indices``.
 
@@ -323,7 +341,24 @@ def _slice_update_promote(keys):
     return d, d
 
 
-@defop("core", tensors=("inputs", "updates"), promote=_slice_update_promote)
+def _slice_update_prepare(inputs, start_indices, updates):
+    _slice_update_check(tuple(_shape_of(inputs)), start_indices, tuple(_shape_of(updates)))
+    return inputs, start_indices, updates
+
+
+def _slice_update_check(in_shape, start_indices, u_shape):
+    _check_starts("slice_update", start_indices, len(in_shape))
+    if len(u_shape) != len(in_shape):
+        raise ValueError(f"slice_update: updates must have the rank of inputs {tuple(in_shape)}, "
+                         f"got shape {tuple(u_shape)}")
+    for ax, (d, u) in enumerate(zip(in_shape, u_shape)):
+        if d is not None and u is not None and u > d:
+            raise ValueError(f"slice_update: updates shape {tuple(u_shape)} exceeds inputs "
+                             f"shape {tuple(in_shape)} in dim {ax}")
+
+
+@defop("core", tensors=("inputs", "updates"), promote=_slice_update_promote,
+       prepare=_slice_update_prepare)
 def slice_update(inputs, start_indices, updates):
     """``inputs`` with the block starting at ``start_indices`` replaced by ``updates`` (cast
     to ``inputs``'s dtype).
@@ -337,14 +372,7 @@ def slice_update(inputs, start_indices, updates):
         # [0., 1., 1., 0., 0.]
     """
     in_shape, u_shape = shape_of(inputs), shape_of(updates)
-    _check_starts("slice_update", start_indices, len(in_shape))
-    if len(u_shape) != len(in_shape):
-        raise ValueError(f"slice_update: updates must have the rank of inputs {tuple(in_shape)}, "
-                         f"got shape {tuple(u_shape)}")
-    for ax, (d, u) in enumerate(zip(in_shape, u_shape)):
-        if d is not None and u is not None and u > d:
-            raise ValueError(f"slice_update: updates shape {tuple(u_shape)} exceeds inputs "
-                             f"shape {tuple(in_shape)} in dim {ax}")
+    _slice_update_check(in_shape, start_indices, u_shape)
     return spec(in_shape, _slice_update_promote((key(inputs), key(updates)))[0])
 
 
@@ -400,9 +428,7 @@ def _limit(value, src, toward):
     nd = np.dtype(ml_dtypes.bfloat16) if src == "bfloat16" else np.dtype(src)
     v = np.asarray(value, np.float64).astype(nd)
     if toward < 0 and float(v) > value or toward > 0 and float(v) < value:
-        v = np.nextafter(v.astype(np.float64), toward * np.inf).astype(nd)
-        while toward < 0 and float(v) > value or toward > 0 and float(v) < value:
-            v = np.asarray(float(v) + toward * abs(float(v)) * 2 ** -7, np.float64).astype(nd)
+        v = np.nextafter(v, np.asarray(toward * np.inf, nd))  # one step, in src's own dtype
     return float(v)
 
 
@@ -434,12 +460,13 @@ def _saturate_cast_ref(x, dtype):
         return cast(x, dtype)
     lo_t, hi_t = _range_of(dtype)
     lo_s, hi_s = _range_of(src)
-    if lo_t <= lo_s and hi_s <= hi_t:
+    to_int = src in _dtypes.FLOAT_TYPES and dtype not in _dtypes.FLOAT_TYPES
+    if lo_t <= lo_s and hi_s <= hi_t and not to_int:  # (inf and NaN need the clip to ints)
         return cast(x, dtype)
     lo = _limit(max(lo_t, lo_s), src, +1)
     hi = _limit(min(hi_t, hi_s), src, -1)
     y = pnp.clip(x, lo, hi)
-    if src in _dtypes.FLOAT_TYPES and dtype not in _dtypes.FLOAT_TYPES:
+    if to_int:
         y = pnp.where(pnp.isnan(x), pnp.zeros((), src), y)
     return cast(y, dtype)
 
