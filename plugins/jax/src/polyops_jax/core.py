@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 
+from polyops import EagerOnlyError
 from polyops.plugin import Runtime
 
 _NAMES = (
@@ -179,3 +180,365 @@ def cast(x, dtype):
 
 
 stop_gradient = jax.lax.stop_gradient
+
+
+# ----- control flow --------------------------------------------------------------------
+# Under jax.jit / polyops.jit and vmap loops go through jax.lax and stay rolled.  Where
+# values are concrete (eager, or polyops.grad eagerly) scan/map/while_loop/fori_loop run
+# core's references, Python loops: an eager lax loop traces and compiles its body on every
+# call (a 100-step scan: ~140ms, where the reference loop takes ~50ms), caching that per
+# callable would bake in the values of the Variables it reads, and lax.while_loop cannot
+# be reverse-differentiated while the reference can.  Checks mirror the references' (same
+# error types).
+
+try:  # jax has no public "are values concrete here" test
+    from jax._src.core import trace_ctx as _trace_ctx
+except ImportError:  # pragma: no cover - another jax: always take the lax path
+    _trace_ctx = None
+
+_CONCRETE_TRACES = frozenset(("EvalTrace", "JVPTrace", "LinearizeTrace"))
+
+
+def _concrete():
+    """Whether jax computes on concrete values here: no transformation, or only autodiff
+    (JVP/linearize) over eager values; not under jit (staging) or vmap (batches)."""
+    t = _trace_ctx.trace if _trace_ctx is not None else None
+    while t is not None and type(t).__name__ in _CONCRETE_TRACES:
+        if type(t).__name__ == "EvalTrace":
+            return True
+        t = getattr(t, "parent_trace", None)
+    return False
+
+
+def _reference(name):
+    from polyops.plugin import reference
+
+    return reference(name)
+
+
+def _is_none(x):
+    return x is None
+
+
+def _tmap(fn, tree):
+    return jax.tree_util.tree_map(fn, tree, is_leaf=_is_none)
+
+
+def _tensors(tree):
+    """Every leaf as a jax array (Python int -> int32, float -> floatx), None kept.  Weak
+    types (a Python scalar traced by jax.jit) become strong: lax requires the carry a
+    body returns to match the one it got, weak type included."""
+    from polyops.ops import convert_to_tensor as to_tensor
+
+    def leaf(x):
+        if x is None:
+            return None
+        x = to_tensor(x)
+        return _convert(x, x.dtype) if x.weak_type else x
+
+    return _tmap(leaf, tree)
+
+
+def _signature(tree):
+    leaves, td = jax.tree_util.tree_flatten(tree, is_leaf=_is_none)
+    return td, [None if x is None else (tuple(x.shape), str(x.dtype)) for x in leaves]
+
+
+def _check_same(op, what, expected, got):
+    """TypeError unless ``got`` has the structure, shapes and dtypes of ``expected``."""
+    (etd, especs), (gtd, gspecs) = _signature(expected), _signature(got)
+    if etd != gtd:
+        raise TypeError(f"{op}: {what} must have the structure {etd}, got {gtd}")
+    for e, g in zip(especs, gspecs):
+        if e != g:
+            raise TypeError(f"{op}: {what}: expected (shape, dtype) {e}, got {g}")
+
+
+def _leading(op, xs, length=None):
+    n = None
+    for x in jax.tree_util.tree_leaves(xs):
+        if not x.shape:
+            raise ValueError(f"{op}: expected tensors with a leading axis to loop over, got a scalar")
+        if n is not None and n != x.shape[0]:
+            raise ValueError(f"{op}: leading dims differ: {n} and {x.shape[0]}")
+        n = x.shape[0]
+    if length is not None and n is not None and n != length:
+        raise ValueError(f"{op}: length={length} but the inputs have leading dim {n}")
+    return n if length is None else length
+
+
+def _scalar_pred(op, p):
+    """A traced predicate as a bool scalar (nonzero is true, as in the references)."""
+    p = _tensors(p)
+    if p is None or p.size != 1:
+        raise ValueError(f"{op}: expected a scalar predicate, got shape "
+                         f"{None if p is None else tuple(p.shape)}")
+    p = jnp.reshape(p, ())
+    return p if p.dtype == bool else p != 0
+
+
+def _callable(op, name, f):
+    if not callable(f):
+        raise TypeError(f"{op}: expected a callable {name}, got {type(f).__name__}")
+
+
+# jax turns its tracer-to-value errors (a body that needs concrete values) into these.
+# polyops raises EagerOnlyError (a TypeError) for a host computation under a trace.
+_CONCRETE_ERRORS = (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError,
+                    jax.errors.TracerIntegerConversionError, EagerOnlyError)
+
+
+def map(f, xs):
+    if _concrete():
+        return _reference("map")(f, xs)
+    _callable("map", "f", f)
+    xs = _tensors(xs)
+    _leading("map", xs)
+    return jax.lax.map(lambda x: _tensors(f(x)), xs)
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
+    if _concrete():
+        return _reference("scan")(f, init, xs, length, reverse, unroll)
+    _callable("scan", "f", f)
+    if xs is None and length is None:
+        raise ValueError("scan: expected xs or length, got neither")
+    xs = _tensors(xs)
+    carry = _tensors(init)
+    n = _leading("scan", xs, length)
+
+    def body(c, x):
+        out = f(c, x)
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise TypeError(f"scan: f must return a pair (carry, y), got {type(out).__name__}")
+        new = _tensors(out[0])
+        _check_same("scan", "the carry f returns", c, new)
+        return new, _tensors(out[1])
+
+    return jax.lax.scan(body, carry, xs, length=n, reverse=reverse, unroll=unroll)
+
+
+def associative_scan(f, elems, reverse=False, axis=0):
+    # Native eagerly too: O(log n) calls of f on whole slices, nothing compiled.  f is
+    # vmapped so that it sees single rows, as in the reference (lax passes batches).
+    _callable("associative_scan", "f", f)
+    elems = _tensors(elems)
+    leaves = jax.tree_util.tree_leaves(elems)
+    if not leaves:
+        return elems
+    for t in leaves:
+        if not -t.ndim <= axis < t.ndim:
+            raise ValueError(f"associative_scan: axis {axis} is out of range for shape {t.shape}")
+    moved = _tmap(lambda t: jnp.moveaxis(t, axis, 0), elems)
+    _leading("associative_scan", moved)
+    row_f = jax.vmap(lambda a, b: _tensors(f(a, b)))
+    # lax's reverse scans the flipped elements with fn(later, earlier); the reference
+    # computes f(elems[i], f(elems[i + 1], ...)): swap the operands back.
+    fn = (lambda a, b: row_f(b, a)) if reverse else row_f
+    try:
+        out = jax.lax.associative_scan(fn, moved, reverse=reverse, axis=0)
+    except _CONCRETE_ERRORS:
+        return _reference("associative_scan")(f, elems, reverse, axis)
+    return _tmap(lambda t: jnp.moveaxis(t, 0, axis), out)
+
+
+def _branch(op, fn, outputs, k, what):
+    """``fn`` with its outputs as tensors, checked against the first branch traced."""
+
+    def call(*args):
+        out = _tensors(fn(*args))
+        if outputs:
+            _check_same(op, what.format(k), outputs[0], out)
+        else:
+            outputs.append(out)
+        return out
+
+    return call
+
+
+def switch(index, branches, *operands):
+    if not branches:
+        raise ValueError("switch: expected at least one branch")
+    for b in branches:
+        _callable("switch", "branch", b)
+    if _concrete() or not isinstance(index, _Tracer):
+        return _reference("switch")(index, branches, *operands)
+    index = jnp.reshape(index, ())
+    index = index.astype(jnp.int32) if index.dtype != jnp.int32 else index  # lax clamps it
+    outs: list = []
+    what = "branch {}'s output (compared with branch 0's)"
+    return jax.lax.switch(index, [_branch("switch", b, outs, k, what) for k, b in
+                                  enumerate(branches)], *_tensors(operands))
+
+
+def cond(pred, true_fn, false_fn):
+    _callable("cond", "true_fn", true_fn)
+    _callable("cond", "false_fn", false_fn)
+    if _concrete() or not isinstance(pred, _Tracer):  # a known predicate
+        return _reference("cond")(pred, true_fn, false_fn)
+    outs: list = []
+    what = "branch {}'s output (compared with branch 0's)"
+    return jax.lax.cond(_scalar_pred("cond", pred), _branch("cond", true_fn, outs, 0, what),
+                        _branch("cond", false_fn, outs, 1, what))
+
+
+def while_loop(cond, body, loop_vars, maximum_iterations=None):
+    if _concrete():
+        return _reference("while_loop")(cond, body, loop_vars, maximum_iterations)
+    _callable("while_loop", "cond", cond)
+    _callable("while_loop", "body", body)
+    # Keras's containers: a tuple/list of loop vars is passed as separate arguments and
+    # comes back as the same container type; anything else is one value.
+    is_seq = isinstance(loop_vars, (tuple, list))
+    values = _tensors(tuple(loop_vars) if is_seq else (loop_vars,))
+
+    def test(vals):
+        return _scalar_pred("while_loop", cond(*vals))
+
+    def step(vals):
+        out = body(*vals)
+        new = _tensors(tuple(out) if is_seq and isinstance(out, (tuple, list)) else (out,))
+        _check_same("while_loop", "the loop_vars body returns", vals, new)
+        return new
+
+    if maximum_iterations is None:
+        out = jax.lax.while_loop(test, step, values)
+    else:  # a counter in the carry
+        limit = jnp.asarray(maximum_iterations, jnp.int32)
+        _, out = jax.lax.while_loop(lambda s: (s[0] < limit) & test(s[1]),
+                                    lambda s: (s[0] + 1, step(s[1])), (jnp.int32(0), values))
+    if isinstance(loop_vars, list):
+        return list(out)
+    return tuple(out) if is_seq else out[0]
+
+
+def _bound(name, v):
+    """A loop bound: a Python int as is, a tensor as an int32 scalar."""
+    if isinstance(v, int):
+        return v
+    v = _tensors(v)
+    if v.size != 1 or v.dtype.kind not in "iu":
+        raise TypeError(f"fori_loop: expected an integer {name}, got {v.dtype} of shape "
+                        f"{tuple(v.shape)}")
+    return jnp.reshape(v, ()).astype(jnp.int32)
+
+
+def fori_loop(lower, upper, body_fun, init_val):
+    if _concrete():
+        return _reference("fori_loop")(lower, upper, body_fun, init_val)
+    _callable("fori_loop", "body_fun", body_fun)
+    lo, hi = _bound("lower", lower), _bound("upper", upper)
+
+    def step(i, val):
+        new = _tensors(body_fun(jnp.asarray(i, jnp.int32), val))
+        _check_same("fori_loop", "the value body_fun returns", val, new)
+        return new
+
+    return jax.lax.fori_loop(lo, hi, step, _tensors(init_val))
+
+
+def vectorized_map(function, elements):
+    _callable("vectorized_map", "function", function)
+    elements = _tensors(elements)
+    _leading("vectorized_map", elements)
+    try:
+        return jax.vmap(lambda e: _tensors(function(e)))(elements)
+    except _CONCRETE_ERRORS:  # a function that needs concrete values: the row-by-row loop
+        return _reference("vectorized_map")(function, elements)
+
+
+# ----- scatter / slice -------------------------------------------------------------------
+
+
+def _rows(indices, dims):
+    """(columns, ok): the index columns of ``indices`` (N, k) into ``dims``, negatives
+    wrapped once, and which rows are in range.  Rows out of range get ``dims`` itself, a
+    position ``mode="drop"`` drops (jax would wrap a still-negative index a second time)."""
+    d = jnp.asarray(dims, indices.dtype)
+    idx = jnp.where(indices < 0, indices + d, indices)
+    ok = jnp.all((idx >= 0) & (idx < d), axis=1)
+    idx = jnp.where(ok[:, None], idx, d)
+    return tuple(idx[:, j] for j in range(len(dims))), ok
+
+
+def scatter(indices, values, shape):
+    shape = tuple(shape)
+    k = indices.shape[-1]
+    if k == 0:  # rows that index nothing: the reference's sum
+        return _reference("scatter")(indices, values, shape)
+    idx = jnp.reshape(indices, (-1, k))
+    vals = jnp.reshape(values, idx.shape[:1] + shape[k:])
+    cols, _ = _rows(idx, shape[:k])
+    if values.dtype == bool:  # logical or of the duplicates
+        return jnp.zeros(shape, jnp.int32).at[cols].max(vals.astype(jnp.int32), mode="drop") != 0
+    return jnp.zeros(shape, values.dtype).at[cols].add(vals, mode="drop")
+
+
+def scatter_update(inputs, indices, updates, reduction=None):
+    target = tuple(inputs.shape)
+    k = indices.shape[-1]
+    if k == 0:
+        return _reference("scatter_update")(inputs, indices, updates, reduction)
+    n = indices.shape[0]
+    if 0 in target[:k]:  # nothing to index: every row is out of range
+        return inputs
+    cols, ok = _rows(indices, target[:k])
+    if reduction is None:
+        # .set leaves the order of duplicates to XLA: keep only the last row of each
+        # position (the largest row number there) and drop the others.
+        lin = jnp.ravel_multi_index(cols, target[:k], mode="clip")
+        rows = jnp.arange(n, dtype=jnp.int32)
+        last = jnp.full((int(np.prod(target[:k])),), -1, jnp.int32).at[lin].max(
+            jnp.where(ok, rows, -1))
+        keep = ok & (last[lin] == rows)
+        cols = tuple(jnp.where(keep, c, d) for c, d in zip(cols, target))
+        return inputs.at[cols].set(updates, mode="drop")
+    is_bool = inputs.dtype == bool
+    x = inputs.astype(jnp.int32) if is_bool else inputs
+    u = updates.astype(jnp.int32) if is_bool else updates
+    at = x.at[cols]
+    out = {"add": at.add, "max": at.max, "min": at.min, "mul": at.multiply}[reduction](
+        u, mode="drop")
+    return out != 0 if is_bool else out
+
+
+def _starts(op, start_indices, rank):
+    """Python ints for ints and concrete arrays, else int32 scalar tracers."""
+    if isinstance(start_indices, _Tracer):
+        starts = [start_indices[i] for i in range(start_indices.shape[0])] \
+            if start_indices.ndim == 1 else None
+    elif isinstance(start_indices, (list, tuple)):
+        starts = list(start_indices)
+    else:
+        starts = list(np.asarray(start_indices).reshape(-1))
+    if starts is None or len(starts) != rank:
+        raise ValueError(f"{op}: expected {rank} start indices, got {start_indices!r:.60}")
+    return [s.astype(jnp.int32) if isinstance(s, _Tracer) else int(s) for s in starts]
+
+
+def slice(inputs, start_indices, shape):
+    starts = _starts("slice", start_indices, inputs.ndim)
+    if len(shape) != inputs.ndim:
+        raise ValueError(f"slice: expected one size per dim of inputs, got shape={shape}")
+    sizes = []
+    for s, d, n in zip(starts, inputs.shape, shape):
+        if n == -1:
+            if isinstance(s, _Tracer):
+                raise ValueError(f"slice: a size of -1 needs static start indices, got {s}")
+            n = d - min(max(s, 0), d)
+        if not 0 <= n <= d:
+            raise ValueError(f"slice: size {n} does not fit a dim of size {d}")
+        sizes.append(n)
+    if all(isinstance(s, int) for s in starts):  # clamp here: a static slice
+        lo = [min(max(s, 0), d - n) for s, d, n in zip(starts, inputs.shape, sizes)]
+        return jax.lax.slice(inputs, lo, [a + n for a, n in zip(lo, sizes)])
+    # XLA clamps the starts as the contract says; jax would first wrap negative ones
+    return jax.lax.dynamic_slice(inputs, starts, sizes, allow_negative_indices=False)
+
+
+def slice_update(inputs, start_indices, updates):
+    starts = _starts("slice_update", start_indices, inputs.ndim)
+    # static starts clamp here (lax rejects negative ones), traced ones in XLA
+    starts = [s if isinstance(s, _Tracer) else min(max(s, 0), d - u)
+              for s, d, u in zip(starts, inputs.shape, updates.shape)]
+    return jax.lax.dynamic_update_slice(inputs, updates, starts, allow_negative_indices=False)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import builtins
+
 import ml_dtypes
 import numpy as np
 
-from polyops.plugin import Runtime
+from polyops.plugin import Runtime, reference
 
 _NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -38,3 +40,91 @@ RUNTIME = Runtime(
 
 def cast(x, dtype):
     return np.asarray(x).astype(NP_DTYPES[dtype])
+
+
+# ----- scatter / slice (control flow keeps core's references: they are the Python loops)
+
+
+def _rows(indices, dims):
+    """The index columns of the in-range rows of ``indices`` (N, k) into ``dims``
+    (negatives wrapped once; rows out of range dropped) and the mask of those rows."""
+    d = np.asarray(dims, indices.dtype)
+    idx = np.where(indices < 0, indices + d, indices)
+    ok = np.all((idx >= 0) & (idx < d), axis=1)
+    return tuple(idx[ok].T), ok
+
+
+def scatter(indices, values, shape):
+    shape = tuple(shape)
+    k = indices.shape[-1]
+    if k == 0:  # rows that index nothing: the reference's sum
+        return reference("scatter")(indices, values, shape)
+    idx = indices.reshape(-1, k)
+    vals = values.reshape(idx.shape[:1] + shape[k:])
+    cols, ok = _rows(idx, shape[:k])
+    out = np.zeros(shape, values.dtype)
+    # ufunc.at accumulates duplicates (plain fancy assignment would keep one); bool: or
+    (np.logical_or if values.dtype == bool else np.add).at(out, cols, vals[ok])
+    return out
+
+
+_AT = {"add": np.add, "max": np.maximum, "min": np.minimum, "mul": np.multiply}
+_AT_BOOL = {"add": np.logical_or, "max": np.logical_or, "min": np.logical_and,
+            "mul": np.logical_and}
+
+
+def scatter_update(inputs, indices, updates, reduction=None):
+    target = inputs.shape
+    k = indices.shape[-1]
+    if k == 0:
+        return reference("scatter_update")(inputs, indices, updates, reduction)
+    cols, ok = _rows(indices, target[:k])
+    updates = updates[ok]
+    out = np.array(inputs)  # a copy, and an ndarray for 0-d (np.generic) inputs
+    if reduction is None:
+        # NumPy does not promise which of duplicate indices an assignment keeps: keep
+        # only the last row of each position (the first one in reversed order).
+        lin = np.ravel_multi_index(cols, target[:k])
+        _, first = np.unique(lin[::-1], return_index=True)
+        last = len(lin) - 1 - first
+        out[tuple(c[last] for c in cols)] = updates[last]
+        return out
+    (_AT_BOOL if inputs.dtype == bool else _AT)[reduction].at(out, cols, updates)
+    return out
+
+
+def _starts(op, start_indices, rank):
+    starts = [int(s) for s in np.asarray(start_indices).reshape(-1)]
+    if len(starts) != rank:
+        raise ValueError(f"{op}: expected {rank} start indices, got {start_indices!r:.60}")
+    return starts
+
+
+def slice(inputs, start_indices, shape):
+    if len(shape) != inputs.ndim:
+        raise ValueError(f"slice: expected one size per dim of inputs, got shape={shape}")
+    key = []
+    for s, d, n in zip(_starts("slice", start_indices, inputs.ndim), inputs.shape, shape):
+        if n == -1:
+            n = d - min(max(s, 0), d)
+        if not 0 <= n <= d:
+            raise ValueError(f"slice: size {n} does not fit a dim of size {d}")
+        s = min(max(s, 0), d - n)  # clamped so that the block fits
+        key.append(builtins.slice(s, s + n))
+    return inputs[tuple(key)]
+
+
+def slice_update(inputs, start_indices, updates):
+    if updates.ndim != inputs.ndim:
+        raise ValueError(f"slice_update: updates must have the rank of inputs {inputs.shape}, "
+                         f"got shape {updates.shape}")
+    key = []
+    for s, d, u in zip(_starts("slice_update", start_indices, inputs.ndim), inputs.shape,
+                       updates.shape):
+        if u > d:
+            raise ValueError(f"slice_update: update size {u} exceeds a dim of size {d}")
+        s = min(max(s, 0), d - u)
+        key.append(builtins.slice(s, s + u))
+    out = np.array(inputs)
+    out[tuple(key)] = updates
+    return out
