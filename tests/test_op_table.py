@@ -59,8 +59,12 @@ def test_reference_matches_native(case, backend_name):
 
 
 def test_every_op_has_a_record():
-    """The table covers every op that core defines."""
-    assert set(OPS) - {rec.name for rec, _ in CASES} == set()
+    """The table covers every op that core defines, but the random family: its numbers come
+    from polyops's own generator, not NumPy's, so tests/test_random.py checks them
+    (statistics, reproducibility, the same numbers on every backend)."""
+    tabled = {name for name in OPS if OPS[name].family != "random"}
+    assert tabled - {rec.name for rec, _ in CASES} == set()
+    assert all(OPS[rec.name].family != "random" for rec, _ in CASES)
 
 
 @pytest.mark.parametrize("name", sorted(OPS))

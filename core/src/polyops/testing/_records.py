@@ -279,10 +279,10 @@ def tolerance(dtype: str, name: str, rec: OpRecord | None = None) -> dict:
 
 
 # The catalogue's records, one module per submodule of polyops.ops.numpy and of polyops.ops.nn,
-# polyops.ops.math and polyops.ops.image, and one for linalg.
+# polyops.ops.math and polyops.ops.image, one for linalg and one for core's new ops.
 GROUPS = ("elementwise", "logic", "indexing", "manipulation", "sorting", "statistics", "products",
           "nn_activations", "nn_conv", "nn_losses", "nn_normalization", "math_functions", "math_fft",
-          "linalg", "image_basic", "image_sampling")
+          "linalg", "image_basic", "image_sampling", "core")
 
 
 def _load_groups():
