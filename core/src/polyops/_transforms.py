@@ -27,22 +27,17 @@ def _runtime():
     return current()
 
 
-def _is_dynamic(x, native) -> bool:
-    import numpy as np
-
-    return isinstance(x, native) or isinstance(x, np.ndarray) and not isinstance(x, np.generic)
-
-
 class _Entry:
     """One compiled signature: the compiled pure function and the Variables it threads."""
 
-    __slots__ = ("compiled", "variables", "out_tree", "out_static", "backend")
+    __slots__ = ("compiled", "variables", "out_tree", "out_leaves", "out_static", "backend")
 
     def __init__(self, backend):
         self.backend = backend
         self.compiled = None
         self.variables: list = []
         self.out_tree = None
+        self.out_leaves = 0
         self.out_static: dict = {}
 
 
@@ -77,32 +72,34 @@ class Jitted:
         if rt.jit is None or _JIT_OFF.get() or _SCOPE.get() is not None:
             # numpy, jit turned off, or inside another polyops.jit trace: run as is
             return self.fn(*args, **kwargs)
-        native = rt.tensor_types
-        static_args = tuple(a for i, a in enumerate(args) if i in self.static_argnums)
-        static_kw = tuple(sorted((k, v) for k, v in kwargs.items() if k in self.static_argnames))
-        dyn_args = tuple(None if i in self.static_argnums else a for i, a in enumerate(args))
-        dyn_kw = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
-        leaves, treedef = _tree.flatten((dyn_args, dyn_kw))
-        sig = []
+        if self.static_argnums or self.static_argnames or kwargs:
+            static_args = tuple(a for i, a in enumerate(args) if i in self.static_argnums)
+            static_kw = tuple(sorted((k, v) for k, v in kwargs.items() if k in self.static_argnames))
+            dyn_args = tuple(None if i in self.static_argnums else a for i, a in enumerate(args))
+            dyn_kw = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
+            leaves, treedef = _tree.flatten((dyn_args, dyn_kw))
+        else:  # the common call: positional arguments only
+            static_args = static_kw = ()
+            leaves, treedef = _tree.flatten(args)
+        exact = _exact_types(rt)
+        # the signature: each tensor leaf's (type, shape, dtype), each other leaf's value
+        key = [backend.name, treedef, static_args, static_kw]
         dynamic = []
         for i, x in enumerate(leaves):
-            if type(x) is Variable:
-                x = x.value
-            if _is_dynamic(x, native):
-                if not isinstance(x, native):
-                    from .ops import core
-
-                    x = core.convert_to_tensor(x)
+            t = type(x)
+            if t in exact:
                 dynamic.append(x)
-                sig.append((type(x), tuple(x.shape), x.dtype))
+                key.append((t, x.shape, x.dtype))
             else:
-                sig.append(_static_key(x, i))
-        key = (backend.name, treedef, static_args, static_kw, tuple(sig))
+                x = _leaf(x, i, rt, key)
+                if x is not _STATIC:
+                    leaves[i] = x
+                    dynamic.append(x)
+        key = tuple(key)
         try:
-            hash(key)
+            entry = self._cache.get(key)
         except TypeError as exc:
             raise TypeError(f"jit: static arguments must be hashable: {exc}") from None
-        entry = self._cache.get(key)
         if entry is None:
             entry = self._cache[key] = _Entry(backend)
             entry.variables = list(self._variables)
@@ -110,7 +107,9 @@ class Jitted:
             if entry.compiled is None:
                 entry.compiled = rt.jit(self._pure(entry, leaves, treedef, args, kwargs))
             scope_box.clear()
-            flat = entry.compiled(*[v._value for v in entry.variables], *dynamic)
+            variables = entry.variables
+            flat = entry.compiled(*[v._value for v in variables], *dynamic) if variables \
+                else entry.compiled(*dynamic)
             missing = scope_box.pop() if scope_box else None
             if missing:  # the trace read Variables it did not receive: trace again with them
                 entry.variables.extend(v for v in missing if v not in entry.variables)
@@ -118,21 +117,24 @@ class Jitted:
                 entry.compiled = None
                 continue
             break
-        n = len(entry.variables)
-        for v, new in zip(entry.variables, flat[:n]):
-            v._value = new
-        outs = list(flat[n:])
-        out_leaves = [entry.out_static[i] if i in entry.out_static else outs.pop(0)
-                      for i in range(entry.out_tree.num_leaves)]
-        return _tree.unflatten(entry.out_tree, out_leaves)
+        n = len(variables)
+        if n:
+            for v, new in zip(variables, flat[:n]):
+                v._value = new
+            flat = flat[n:]
+        if entry.out_static:
+            outs = iter(flat)
+            flat = [entry.out_static[i] if i in entry.out_static else next(outs)
+                    for i in range(entry.out_leaves)]
+        return _tree.unflatten(entry.out_tree, flat)
 
     def _pure(self, entry, leaves, treedef, args, kwargs):
         """The function the backend compiles: (variable values, dynamic leaves) -> flat
         (new variable values, dynamic outputs); static leaves are closed over."""
         native = entry.backend.runtime.tensor_types
-        dyn_pos = [i for i, x in enumerate(leaves)
-                   if _is_dynamic(x.value if type(x) is Variable else x, native)]
+        dyn_pos = [i for i, x in enumerate(leaves) if isinstance(x, native)]
         static_argnums = self.static_argnums
+        split = bool(self.static_argnums or self.static_argnames or kwargs)
         fn = self.fn
 
         def pure(*flat):
@@ -143,9 +145,12 @@ class Jitted:
             filled = list(leaves)
             for i, v in zip(dyn_pos, flat[n:]):
                 filled[i] = v
-            dyn_args, dyn_kw = _tree.unflatten(treedef, filled)
-            call_args = [args[i] if i in static_argnums else a for i, a in enumerate(dyn_args)]
-            call_kw = {**kwargs, **dyn_kw}
+            if split:
+                dyn_args, dyn_kw = _tree.unflatten(treedef, filled)
+                call_args = [args[i] if i in static_argnums else a for i, a in enumerate(dyn_args)]
+                call_kw = {**kwargs, **dyn_kw}
+            else:
+                call_args, call_kw = _tree.unflatten(treedef, filled), {}
             scope = StateScope(dict(zip(variables, flat[:n])))
             token = _SCOPE.set(scope)
             try:
@@ -156,6 +161,7 @@ class Jitted:
             if scope.missing:
                 scope_box.append(scope.missing)
             out_leaves, entry.out_tree = _tree.flatten(out)
+            entry.out_leaves = len(out_leaves)
             entry.out_static = {}
             dyn_out = []
             for i, o in enumerate(out_leaves):
@@ -170,6 +176,36 @@ class Jitted:
 
 
 scope_box: list = []  # the Variables a trace read without receiving them (one trace at a time)
+_STATIC = object()
+_EXACT: dict = {}
+
+
+def _exact_types(rt) -> frozenset:
+    """The backend's tensor classes, for an exact ``type(x) in`` check per leaf."""
+    found = _EXACT.get(rt.name)
+    if found is None:
+        found = _EXACT[rt.name] = frozenset(rt.tensor_types)
+    return found
+
+
+def _leaf(x, i, rt, key):
+    """Classify a leaf that is not exactly a tensor class: append its part of the signature
+    to ``key``; return the tensor to pass (arrays are converted), or _STATIC."""
+    import numpy as np
+
+    if isinstance(x, rt.tensor_types) or (
+            isinstance(x, np.ndarray) and not isinstance(x, np.generic)):
+        if not isinstance(x, rt.tensor_types):
+            from .ops import core
+
+            x = core.convert_to_tensor(x)
+        key.append((type(x), tuple(x.shape), x.dtype))
+        return x
+    if type(x) is Variable:  # passed as itself: reads and writes go through the trace's scope
+        key.append(x)
+    else:
+        key.append(_static_key(x, i))
+    return _STATIC
 
 
 def _static_key(x, i):

@@ -2,82 +2,90 @@
 
 Everything that is not a list, tuple or dict is a leaf (None included).  Dicts flatten in
 sorted key order, as in JAX and Keras.
+
+A *treedef* is a plain nested tuple, cheap to build, hash and compare (`polyops.jit`
+flattens its arguments on every call): `LEAF` for a leaf, ``(list, *children)``,
+``(tuple, *children)``, ``(NamedTupleType, *children)`` or ``(dict, keys, *children)``.
 """
 
 from __future__ import annotations
 
-_LEAF = None
+LEAF = "*"
 
 
-class TreeDef:
-    """The shape of a nested structure: rebuild it from its leaves with `unflatten`."""
-
-    __slots__ = ("kind", "meta", "children", "num_leaves", "_hash")
-
-    def __init__(self, kind, meta, children):
-        self.kind = kind  # "leaf", "list", "tuple", "namedtuple", "dict"
-        self.meta = meta  # the namedtuple type, or the dict's sorted keys
-        self.children = children
-        self.num_leaves = 1 if kind == "leaf" else sum(c.num_leaves for c in children)
-        self._hash = hash((kind, meta if kind != "dict" else tuple(meta), children))
-
-    def __eq__(self, other):
-        return (isinstance(other, TreeDef) and self._hash == other._hash and self.kind == other.kind
-                and self.meta == other.meta and self.children == other.children)
-
-    def __hash__(self):
-        return self._hash
-
-    def __repr__(self):
-        if self.kind == "leaf":
-            return "*"
-        inner = ", ".join(map(repr, self.children))
-        if self.kind == "dict":
-            return "{" + ", ".join(f"{k!r}: {c!r}" for k, c in zip(self.meta, self.children)) + "}"
-        return f"[{inner}]" if self.kind == "list" else f"({inner})"
-
-
-LEAF = TreeDef("leaf", None, ())
-
-
-def flatten(tree) -> tuple[list, TreeDef]:
+def flatten(tree) -> tuple[list, object]:
     """``(leaves, treedef)`` of a nested structure."""
     leaves: list = []
     return leaves, _flatten(tree, leaves)
 
 
+_NODES = (tuple, list, dict)
+
+
 def _flatten(x, leaves):
+    t = type(x)
+    if t is tuple or t is list:
+        out = [t]
+        for y in x:  # leaves inline: a call per leaf would double the cost
+            if isinstance(y, _NODES):
+                out.append(_flatten(y, leaves))
+            else:
+                leaves.append(y)
+                out.append(LEAF)
+        return tuple(out)
+    if t is dict:
+        keys = tuple(sorted(x))
+        return (dict, keys, *[_flatten(x[k], leaves) for k in keys])
+    if isinstance(x, tuple):  # a namedtuple, or another tuple subclass
+        kind = t if hasattr(x, "_fields") else tuple
+        return (kind, *[_flatten(y, leaves) for y in x])
     if isinstance(x, list):
-        return TreeDef("list", None, tuple(_flatten(y, leaves) for y in x))
-    if isinstance(x, tuple):
-        if hasattr(x, "_fields"):
-            return TreeDef("namedtuple", type(x), tuple(_flatten(y, leaves) for y in x))
-        return TreeDef("tuple", None, tuple(_flatten(y, leaves) for y in x))
+        return (list, *[_flatten(y, leaves) for y in x])
     if isinstance(x, dict):
-        keys = sorted(x)
-        return TreeDef("dict", tuple(keys), tuple(_flatten(x[k], leaves) for k in keys))
+        keys = tuple(sorted(x))
+        return (dict, keys, *[_flatten(x[k], leaves) for k in keys])
     leaves.append(x)
     return LEAF
 
 
-def unflatten(treedef: TreeDef, leaves) -> object:
+def unflatten(treedef, leaves) -> object:
     """The structure ``treedef`` describes, with ``leaves`` in flatten's order."""
-    it = iter(leaves)
-    out = _build(treedef, it)
-    return out
+    return _build(treedef, iter(leaves))
 
 
 def _build(td, it):
-    if td.kind == "leaf":
+    if td is LEAF:
         return next(it)
-    items = [_build(c, it) for c in td.children]
-    if td.kind == "list":
+    kind = td[0]
+    if kind is dict:
+        return dict(zip(td[1], [_build(c, it) for c in td[2:]]))
+    items = [_build(c, it) for c in td[1:]]
+    if kind is list:
         return items
-    if td.kind == "tuple":
+    if kind is tuple:
         return tuple(items)
-    if td.kind == "namedtuple":
-        return td.meta(*items)
-    return dict(zip(td.meta, items))
+    return kind(*items)  # a namedtuple
+
+
+def num_leaves(treedef) -> int:
+    if treedef is LEAF:
+        return 1
+    return sum(num_leaves(c) for c in treedef[2 if treedef[0] is dict else 1:])
+
+
+def describe(treedef) -> str:
+    """A readable form of ``treedef`` for messages: ``(*, [*, *], {'a': *})``."""
+    if treedef is LEAF:
+        return "*"
+    kind = treedef[0]
+    if kind is dict:
+        return "{" + ", ".join(f"{k!r}: {describe(c)}" for k, c in zip(treedef[1], treedef[2:])) + "}"
+    inner = ", ".join(describe(c) for c in treedef[1:])
+    if kind is list:
+        return f"[{inner}]"
+    if kind is tuple:
+        return f"({inner}{',' if len(treedef) == 2 else ''})"
+    return f"{kind.__name__}({inner})"
 
 
 def map_structure(fn, tree, *rest):
@@ -89,7 +97,7 @@ def map_structure(fn, tree, *rest):
     for r in rest:
         lv, rtd = flatten(r)
         if rtd != td:
-            raise ValueError(f"map_structure: structures differ: {td!r} and {rtd!r}")
+            raise ValueError(f"map_structure: structures differ: {describe(td)} and {describe(rtd)}")
         others.append(lv)
     return unflatten(td, [fn(*xs) for xs in zip(leaves, *others)])
 

@@ -64,7 +64,8 @@ def _check_same(op, what, expected, got):
     etd, especs = _signature(expected)
     gtd, gspecs = _signature(got)
     if etd != gtd:
-        raise TypeError(f"{op}: {what} must have the structure {etd!r}, got {gtd!r}")
+        raise TypeError(f"{op}: {what} must have the structure {_tree.describe(etd)}, "
+                        f"got {_tree.describe(gtd)}")
     for e, g in zip(especs, gspecs):
         if (e is None) != (g is None):
             raise TypeError(f"{op}: {what}: expected {e}, got {g}")
