@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import builtins
+import contextlib
+import logging
+import math
+import warnings
+
 import ml_dtypes
 import numpy as np
 import torch
+from torch.utils._pytree import tree_flatten as _tree_flatten
+from torch.utils._pytree import tree_leaves as _tree_leaves
+from torch.utils._pytree import tree_map as _tree_map
+from torch.utils._pytree import tree_unflatten as _tree_unflatten
 
-from polyops.plugin import Runtime
+from polyops.plugin import Runtime, reference
+
+_log = logging.getLogger(__name__)
 
 TORCH_DTYPES = {
     "bool": torch.bool,
@@ -56,7 +68,16 @@ def convert_to_tensor(x, dtype):
         # them all (torch.tensor is slow and warns on lists of arrays).
         x = np.asarray(x)
     t = _from_numpy(x)
+    if _function_mode_on():
+        # Inside polyops.device / torch.device (a torch function mode) factory functions
+        # make tensors on that device; host data goes there too.
+        device = torch.get_default_device()
+        if device.type != "cpu":
+            t = t.to(device)
     return t if t.dtype == td else t.to(td)
+
+
+_function_mode_on = torch._C._is_torch_function_mode_enabled  # ~40ns; get_default_device ~3us
 
 
 def convert_to_numpy(x):
@@ -68,15 +89,138 @@ def convert_to_numpy(x):
     return x.numpy()
 
 
+@contextlib.contextmanager
+def _no_jit_deprecation():
+    """Silence torch's own use of the deprecated ``torch.jit`` (its first jvp registers
+    decompositions with jit.script; inductor imports modules with jit.script_method)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"`torch\.jit\.\w+` is deprecated", DeprecationWarning)
+        yield
+
+
 def _jvp(fun, primals, tangents, has_aux):
     """Forward-mode JVP (`polyops.ops.jvp`) through ``torch.func.jvp``."""
-    import warnings
-
     import torch.func
 
-    with warnings.catch_warnings():  # torch's first jvp registers decompositions with jit.script
-        warnings.filterwarnings("ignore", "`torch.jit.script` is deprecated", DeprecationWarning)
+    with _no_jit_deprecation():
         return torch.func.jvp(fun, tuple(primals), tuple(tangents), has_aux=has_aux)
+
+
+def _value_and_grad(fun, primals):
+    """Reverse-mode autodiff (`polyops.value_and_grad`) through ``torch.autograd.grad``.
+
+    Each primal becomes a fresh leaf so that the gradients are with respect to exactly
+    it.  Inside an outer differentiation (a primal already requires grad: ``grad`` of
+    ``grad``) the primal stays connected and the graph of the gradient is kept."""
+    nested = torch.is_grad_enabled() and builtins.any(p.requires_grad for p in primals)
+    with torch.enable_grad():
+        primals = tuple(p.view_as(p) if nested and p.requires_grad
+                        else p.detach().requires_grad_() for p in primals)
+        loss, aux = fun(*primals)
+        if loss.requires_grad:
+            grads = torch.autograd.grad(loss, primals, allow_unused=True, create_graph=nested)
+        else:  # loss does not depend on any primal
+            grads = (None,) * len(primals)
+    grads = tuple(torch.zeros_like(p) if g is None else g for p, g in zip(primals, grads))
+    if not nested:
+        loss = loss.detach()
+        aux = _tree_map(lambda t: t.detach() if isinstance(t, torch.Tensor) else t, aux)
+    return (loss, aux), grads
+
+
+class _CustomGradient(torch.autograd.Function):
+    """``f(*args) -> (output, grad_fn)`` as one autograd node whose backward is
+    ``grad_fn(upstream)`` (as Keras's torch backend does)."""
+
+    @staticmethod
+    def forward(ctx, f, *args):
+        out, ctx.grad_fn = f(*args)
+        ctx.single = isinstance(out, torch.Tensor)
+        ctx.is_tensor = [isinstance(a, torch.Tensor) for a in args]
+        return out
+
+    @staticmethod
+    def backward(ctx, *upstream):
+        grads = ctx.grad_fn(upstream[0] if ctx.single else upstream)
+        grads = iter(tuple(grads) if isinstance(grads, (tuple, list)) else (grads,))
+        # one gradient per tensor argument; None for f and non-tensor arguments
+        return (None,) + tuple(next(grads, None) if t else None for t in ctx.is_tensor)
+
+
+def _custom_gradient(f):
+    """`polyops.ops.custom_gradient`: the grad function gets the output's cotangent and
+    returns one gradient per tensor argument."""
+
+    def wrapped(*args):
+        return _CustomGradient.apply(f, *args)
+
+    return wrapped
+
+
+def _devices():
+    return ["cpu:0"] + [f"cuda:{i}" for i in range(torch.cuda.device_count())]
+
+
+def _jit(fn):
+    """`polyops.jit`: ``fn`` (core's pure function of one signature) traced on its first
+    call into a graph of aten ops, which ``torch.compile`` compiles.
+
+    Why not ``torch.compile(fn)`` directly: TorchDynamo cannot trace the ContextVars that
+    polyops reads in every op (the state scope, autocast), so each op would be a graph
+    break, and it replays the Python side effects of the trace (``Jitted.traces``) on every
+    call.  ``make_fx`` instead runs the Python once with fake tensors, recording the aten
+    ops, including those of ``torch.autograd.grad`` (a whole training step becomes one
+    graph).  Python that needs tensor values (``bool(tensor)`` in a reference
+    ``while_loop`` or ``cond``, ``.item()``, NumPy) cannot be traced: such a function runs
+    eagerly, on every call, which is slow but correct.
+
+    Options: ``dynamic=False`` because core compiles one function per signature (shapes
+    and dtypes), so there is nothing to generalize; the default mode (no CUDA graphs,
+    which would keep outputs in buffers that the next call overwrites; no
+    "max-autotune", whose compile takes minutes); ``fullgraph=False`` only matters if
+    Dynamo ever found something to break on in an aten graph, and then the result is
+    still correct."""
+    compiled = None
+
+    def call(*args):
+        nonlocal compiled
+        if compiled is None:
+            with _no_jit_deprecation():  # compiling imports modules that use torch.jit
+                compiled, graph = _trace(fn, args)
+                if graph is None:
+                    return compiled(*args)
+                try:  # inductor compiles on this first call
+                    return compiled(*args)
+                except Exception as exc:
+                    # Inductor cannot compile everything (unsigned 16-64-bit ints in some
+                    # ops).  Not the traced graph: it took the kernels' compiled paths,
+                    # which eager aten may lack; the function runs eagerly (errors of the
+                    # data itself are raised again from there).
+                    _log.debug("polyops.jit: inductor failed on %r (%s: %s); it runs eagerly",
+                               fn, type(exc).__name__, exc)
+                    compiled = fn
+        return compiled(*args)
+
+    return call
+
+
+def _trace(fn, args):
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    # is_compiling() is True while tracing, so kernels take the paths that agree with
+    # inductor (see _cast), as torch.export's make_fx tracing also does.
+    session = getattr(torch.compiler, "_compile_session_context", contextlib.nullcontext)
+    try:
+        with session():
+            # fake tensors: a read of tensor values raises instead of baking in this call's
+            # values; non-fake inputs: constants the function makes from NumPy data
+            graph = make_fx(fn, tracing_mode="fake", _allow_non_fake_inputs=True)(*args)
+    except Exception as exc:  # data-dependent Python, or an error that eager raises again
+        _log.debug("polyops.jit: %r cannot be traced (%s: %s); it runs eagerly",
+                   fn, type(exc).__name__, exc)
+        return fn, None
+    # compiling graph.forward skips nn.Module.__call__ (~10us a call)
+    return torch.compile(graph.forward, dynamic=False), graph
 
 
 RUNTIME = Runtime(
@@ -87,7 +231,11 @@ RUNTIME = Runtime(
     convert_to_tensor=convert_to_tensor,
     convert_to_numpy=convert_to_numpy,
     jvp=_jvp,
-    devices=lambda: ["cpu"] + [f"cuda:{i}" for i in range(torch.cuda.device_count())],
+    value_and_grad=_value_and_grad,
+    custom_gradient=_custom_gradient,
+    jit=_jit,
+    device_scope=torch.device,  # as a context manager: the default device of new tensors
+    devices=_devices,
 )
 
 
@@ -110,3 +258,155 @@ def _cast(x, td):
 
 def cast(x, dtype):
     return _cast(x, TORCH_DTYPES[dtype])
+
+
+# ----- tensor ops of keras.ops.core --------------------------------------------------------
+
+
+def stop_gradient(variable):
+    return variable.detach()
+
+
+# index_put_/scatter_reduce_ lack unsigned 16/32/64-bit kernels; copying, adding and
+# multiplying are the same bits in the signed type of that width (two's complement).
+_SIGNED = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+
+
+def _as(x, dtype):
+    # view(dtype) has no gradient, even to the same dtype: only view integers
+    return x if x.dtype == dtype else x.view(dtype)
+
+
+def _rows(indices, dims, m):
+    """Row-major positions (int64, (N,)) of the rows of ``indices`` (N..., k) into ``dims``
+    (the first k dims; negative entries wrap once); rows out of range get M = prod(dims),
+    a dump row past the end, so that shapes stay static (no boolean masking)."""
+    idx = indices.reshape(math.prod(indices.shape[:-1]), len(dims)).long()
+    d = torch.tensor(dims, dtype=torch.int64, device=idx.device)
+    idx = torch.where(idx < 0, idx + d, idx)
+    ok = ((idx >= 0) & (idx < d)).all(-1)
+    strides = [1] * len(dims)
+    for j in range(len(dims) - 2, -1, -1):
+        strides[j] = strides[j + 1] * dims[j + 1]
+    lin = (idx * torch.tensor(strides, dtype=torch.int64, device=idx.device)).sum(-1)
+    return torch.where(ok, lin, m)
+
+
+def scatter(indices, values, shape):
+    shape = tuple(int(d) for d in shape)
+    k = indices.shape[-1]
+    m = math.prod(shape[:k])
+    lin = _rows(indices, shape[:k], m)
+    vals = values.reshape((lin.shape[0],) + shape[k:])
+    dtype = vals.dtype
+    if dtype == torch.bool:  # duplicates: logical or
+        vals = vals.to(torch.int32)
+    vals = _as(vals, _SIGNED.get(dtype, vals.dtype))
+    out = vals.new_zeros((m + 1,) + shape[k:])
+    # index_put_'s accumulate is deterministic (sorted) on CUDA too, unlike index_add_
+    out = out.index_put_((lin,), vals, accumulate=True)[:m].reshape(shape)
+    return out != 0 if dtype == torch.bool else _as(out, dtype)
+
+
+_REDUCE = {"max": "amax", "min": "amin", "mul": "prod"}
+
+
+def scatter_update(inputs, indices, updates, reduction=None):
+    dtype = inputs.dtype
+    if reduction in ("max", "min") and (dtype in _SIGNED or dtype.is_complex):
+        return reference("scatter_update")(inputs, indices, updates, reduction)
+    target = tuple(inputs.shape)
+    k = indices.shape[-1]
+    m = math.prod(target[:k])
+    lin = _rows(indices, target[:k], m)
+    n = lin.shape[0]
+    upd = updates.reshape((n,) + target[k:])
+    flat = inputs.reshape((m,) + target[k:])
+    if dtype == torch.bool and reduction is not None:
+        flat, upd = flat.to(torch.int32), upd.to(torch.int32)
+    work = _SIGNED.get(dtype, flat.dtype)
+    flat, upd = _as(flat, work), _as(upd, work)
+    out = torch.cat([flat, flat.new_zeros((1,) + target[k:])])  # the copy, plus a dump row
+    if reduction is None:
+        # The last of duplicate updates wins: index_put_ does not promise which one does,
+        # so only each position's last row writes there (the others go to the dump row).
+        pos = torch.arange(n, device=lin.device)
+        last = torch.full((m + 1,), -1, dtype=torch.int64, device=lin.device)
+        last = last.scatter_reduce(0, lin, pos, "amax")
+        out.index_put_((torch.where(last[lin] == pos, lin, m),), upd)
+    elif reduction == "add":
+        out.index_put_((lin,), upd, accumulate=True)
+    else:
+        index = lin.reshape((n,) + (1,) * (len(target) - k)).expand(upd.shape)
+        out.scatter_reduce_(0, index, upd, _REDUCE[reduction])
+    out = out[:m].reshape(target)
+    if dtype == torch.bool and reduction is not None:
+        return out != 0
+    return _as(out, dtype)
+
+
+def _int_starts(start_indices):
+    """The start indices as Python ints, or None when they are tensor values that tracing
+    (torch.compile, polyops.jit) must keep symbolic: then the reference gathers."""
+    if isinstance(start_indices, torch.Tensor):
+        return None if _is_compiling() else start_indices.reshape(-1).tolist()
+    if isinstance(start_indices, np.ndarray):
+        return start_indices.reshape(-1).tolist()
+    if _is_compiling() and builtins.any(isinstance(s, torch.Tensor) for s in start_indices):
+        return None
+    return [int(s) for s in start_indices]
+
+
+def _clamped(start, dim, size):
+    return min(max(start, 0), dim - size)
+
+
+def slice(inputs, start_indices, shape):
+    starts = _int_starts(start_indices)
+    if starts is None:
+        return reference("slice")(inputs, start_indices, shape)
+    key = []
+    for s, d, n in zip(starts, inputs.shape, shape):
+        n = d - min(max(s, 0), d) if n == -1 else int(n)
+        s = _clamped(s, d, n)
+        key.append(builtins.slice(s, s + n))
+    return inputs[tuple(key)]
+
+
+def slice_update(inputs, start_indices, updates):
+    if updates.numel() == 0:
+        return inputs
+    starts = _int_starts(start_indices)
+    if starts is None:
+        return reference("slice_update")(inputs, start_indices, updates)
+    key = tuple(builtins.slice(_clamped(s, d, u), _clamped(s, d, u) + u)
+                for s, d, u in zip(starts, inputs.shape, updates.shape))
+    out = inputs.clone()
+    out[key] = updates
+    return out
+
+
+def vectorized_map(function, elements):
+    """``torch.vmap``; the reference (a Python loop) when vmap cannot run ``function``
+    (``.item()``, NumPy, an op without a batching rule while warnings are errors), the
+    result holds Python numbers, or ``elements`` holds None or zero rows."""
+    from polyops import ops
+
+    xs = _tree_map(lambda t: t if t is None else ops.convert_to_tensor(t), elements)
+    leaves = _tree_leaves(xs)  # a None leaf: vmap cannot map it, the reference can
+    if leaves and builtins.all(t is not None and t.ndim > 0 and t.shape[0] > 0 for t in leaves):
+        spec = []
+
+        def flat(x):  # vmap returns tensors only: the structure and Nones go aside
+            out, treedef = _tree_flatten(function(x))
+            spec.append((treedef, [o is None for o in out]))
+            return tuple(o for o in out if o is not None)
+
+        try:
+            ys = iter(torch.vmap(flat)(xs))
+        except Exception:  # the reference gives the error, if there is one
+            pass
+        else:
+            treedef, nones = spec[-1]
+            return _tree_unflatten([None if n else next(ys) for n in nones], treedef)
+    return reference("vectorized_map")(function, elements)
