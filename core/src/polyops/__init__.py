@@ -30,6 +30,7 @@ from ._state import Variable as Variable
 from ._transforms import device as device
 from ._transforms import devices as devices
 from ._transforms import disable_jit as disable_jit
+from ._transforms import JitFallbackWarning as JitFallbackWarning
 from ._transforms import grad as grad
 from ._transforms import jit as jit
 from ._transforms import value_and_grad as value_and_grad
@@ -59,6 +60,7 @@ __all__ = [
     "BackendNotFoundError",
     "DTypePolicy",
     "EagerOnlyError",
+    "JitFallbackWarning",
     "Function",
     "KernelError",
     "MissingKernelError",

@@ -21,6 +21,11 @@ _JIT_OFF: contextvars.ContextVar = contextvars.ContextVar(
 _DIFFERENTIATING = ("jax", "tensorflow", "torch")
 
 
+class JitFallbackWarning(UserWarning):
+    """`polyops.jit` could not compile a function on this backend (it needs tensor values
+    while tracing, or the compiler rejected it): the function runs eagerly instead."""
+
+
 def _runtime():
     from ._registry import current
 

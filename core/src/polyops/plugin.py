@@ -281,3 +281,46 @@ def average_pool_counts(spatial, pool, strides, outs, pads):
     from .ops.nn.conv import _avg_counts
 
     return _avg_counts(spatial, pool, strides, outs, pads)
+
+
+# ----- helpers for control-flow kernels and compilers ------------------------------------
+
+
+def tree_flatten(tree):
+    """``(leaves, treedef)`` of a nested structure of lists, tuples, namedtuples and dicts
+    (dicts in sorted key order; everything else, None included, is a leaf)."""
+    from ._tree import flatten
+
+    return flatten(tree)
+
+
+def tree_unflatten(treedef, leaves):
+    """The structure ``treedef`` (from `tree_flatten`) describes, with ``leaves``."""
+    from ._tree import unflatten
+
+    return unflatten(treedef, leaves)
+
+
+def tree_map(fn, tree, *rest):
+    """``fn`` applied leaf by leaf to ``tree`` and the same-shaped ``rest``."""
+    from ._tree import map_structure
+
+    return map_structure(fn, tree, *rest)
+
+
+def state_scope():
+    """The `polyops.jit` trace's state, or None outside one: ``.values`` maps each Variable
+    the trace has read or assigned to its current (traced) value.  A kernel that traces
+    several branches of which one runs (cond, switch) snapshots and restores ``.values``
+    around each branch and merges the assignments itself."""
+    from ._state import _SCOPE
+
+    return _SCOPE.get()
+
+
+def trace_discarded() -> bool:
+    """Whether the `polyops.jit` trace that just ran read Variables it was not given: core
+    traces the function again with them, so a compiler need not compile this trace."""
+    from ._transforms import scope_box
+
+    return bool(scope_box)

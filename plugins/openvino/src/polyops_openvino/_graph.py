@@ -5,6 +5,10 @@ output node(s) of a model whose Parameters have the arrays' exact static shapes
 and element types.  The compiled model is cached under ``(key, shapes, dtypes)``
 with one reusable infer request, so a repeated call only binds the inputs and
 infers.  Results come back as fresh numpy arrays (bfloat16 as ml_dtypes).
+
+Under ``polyops.jit`` (see ``_jit``) the inputs may be `Lazy` tensors: nodes of the
+model being recorded.  ``run`` then compiles nothing: it calls ``build`` on the
+inputs' nodes (numpy inputs become Constants) and returns the outputs as `Lazy`.
 """
 
 from __future__ import annotations
@@ -12,11 +16,13 @@ from __future__ import annotations
 import threading
 
 import ml_dtypes
+import polyops
 import numpy as np
 import openvino as ov
 import openvino.opset16 as ops
 
-__all__ = ["ops", "run", "run1", "const", "to", "etype", "axes_const", "BF16", "OV_TYPES", "NP_TYPES", "T"]
+__all__ = ["ops", "run", "run1", "const", "to", "etype", "axes_const", "BF16", "OV_TYPES",
+           "NP_TYPES", "T", "Lazy", "TracedValueError", "is_lazy", "copy", "constant"]
 
 T = ov.Type
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -118,6 +124,8 @@ def run(key, build, *inputs):
     arrays = []
     for x in inputs:
         if type(x) is not np.ndarray or not x.flags.c_contiguous:
+            if type(x) is Lazy:
+                return _record(build, inputs)
             x = np.asarray(x)
             if not x.flags.c_contiguous:
                 x = x.copy(order="C")
@@ -164,3 +172,174 @@ def const(value, t):
 
 def axes_const(axes):
     return ops.constant(np.asarray(axes, dtype=np.int64).reshape(-1))
+
+
+# -- recording (polyops.jit) -------------------------------------------------------
+
+
+class TracedValueError(polyops.EagerOnlyError):
+    """A step needs a tensor's value (or a host computation) while ``polyops.jit`` records
+    an OpenVINO model, where values do not exist yet.  An `EagerOnlyError`: core passes it
+    through kernels unchanged, and ``_jit`` falls back to running the function eagerly."""
+
+
+class Lazy:
+    """A tensor of the OpenVINO model that ``polyops.jit`` is recording: one node output,
+    with numpy's static metadata (``shape``, ``dtype``, ``ndim``, ``size``) and no data.
+
+    Operators and indexing go through polyops ops, as on a SymbolicTensor; reading a value
+    (``numpy.asarray``, ``bool``, ``int``, ``item``, ``tolist``) raises `TracedValueError`.
+    """
+
+    __slots__ = ("node", "shape", "dtype")
+    __array_priority__ = 1000  # numpy defers to our reflected operators
+
+    def __init__(self, output):
+        if isinstance(output, ov.Node):
+            output = output.output(0)
+        node = output.get_node()
+        if node.get_output_size() > 1:  # keep one node per tensor, so builds get a Node
+            node = ops.convert(output, output.get_element_type())
+        self.node = node
+        pshape = output.get_partial_shape()
+        if not pshape.is_static:
+            raise TracedValueError(f"jit: a recorded node has a dynamic shape {pshape}")
+        self.shape = tuple(pshape.to_shape())
+        self.dtype = NP_TYPES[output.get_element_type().get_type_name()]
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def __repr__(self):
+        return f"<openvino Lazy shape={self.shape} dtype={self.dtype}>"
+
+    def _unknown(self, what):
+        raise TracedValueError(
+            f"{what}: the value of a {self.shape} {self.dtype} tensor is unknown while "
+            "polyops.jit records the OpenVINO model; use polyops ops on it (or polyops.ops.cond "
+            "for a tensor predicate)")
+
+    def __array__(self, *args, **kwargs):
+        self._unknown("convert_to_numpy")
+
+    def __bool__(self):
+        self._unknown("bool")
+
+    def __int__(self):
+        self._unknown("int")
+
+    def __float__(self):
+        self._unknown("float")
+
+    def __index__(self):
+        self._unknown("index")
+
+    def item(self, *args):
+        self._unknown("item")
+
+    def tolist(self):
+        self._unknown("tolist")
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __iter__(self):  # the leading dim is static: iterate as numpy does
+        return (self[i] for i in range(len(self)))
+
+    __hash__ = object.__hash__
+
+    # numpy methods the kernels use on their inputs, as graph nodes
+    def copy(self, order="C"):
+        return self  # the recorded model's tensors are immutable
+
+    def reshape(self, *shape, order="C", copy=None):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        return Lazy(ops.reshape(self.node, axes_const([int(d) for d in shape]), False))
+
+    def astype(self, dtype, copy=True):
+        from .core import RUNTIME
+
+        return RUNTIME.convert_to_tensor(self, RUNTIME.dtypes[np.dtype(dtype)])
+
+    def view(self, dtype=None):
+        raise TracedValueError(
+            f"view: a bit cast to {dtype} runs on the host (OpenVINO has no bitcast node); it "
+            "cannot be recorded by polyops.jit")
+
+    @property
+    def T(self):
+        return polyops.ops.transpose(self)
+
+    # operators go through the ops, as on a SymbolicTensor
+    def __getitem__(self, key):
+        return polyops.ops.get_item(self, key)
+
+    def __neg__(self):
+        return polyops.ops.negative(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return polyops.ops.abs(self)
+
+    def __invert__(self):  # numpy's ~: logical on bool
+        if self.dtype == np.bool_:
+            return polyops.ops.logical_not(self)
+        return polyops.ops.bitwise_invert(self)
+
+
+def _operator(name, reflected=False):
+    def method(self, other):
+        fn = getattr(polyops.ops, name)
+        return fn(other, self) if reflected else fn(self, other)
+
+    return method
+
+
+for _dunder, _name in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
+                       ("truediv", "divide"), ("floordiv", "floor_divide"), ("mod", "mod"),
+                       ("pow", "power"), ("matmul", "matmul"), ("and", "bitwise_and"),
+                       ("or", "bitwise_or"), ("xor", "bitwise_xor"),
+                       ("lshift", "left_shift"), ("rshift", "right_shift")):
+    setattr(Lazy, f"__{_dunder}__", _operator(_name))
+    setattr(Lazy, f"__r{_dunder}__", _operator(_name, reflected=True))
+for _dunder, _name in (("eq", "equal"), ("ne", "not_equal"), ("lt", "less"), ("le", "less_equal"),
+                       ("gt", "greater"), ("ge", "greater_equal")):
+    setattr(Lazy, f"__{_dunder}__", _operator(_name))
+
+
+def is_lazy(x) -> bool:
+    return type(x) is Lazy
+
+
+def copy(x):
+    """A copy of a numpy array (kernels never return their input); a `Lazy` as it is."""
+    return x if type(x) is Lazy else np.array(x, copy=True)
+
+
+def constant(a):
+    """A numpy array (bfloat16 included) as a Constant node."""
+    a = np.asarray(a)
+    if not a.flags.c_contiguous:
+        a = a.copy(order="C")
+    if a.dtype == BF16:  # (exact; a Constant of an ov.Tensor would not own its memory)
+        return ops.convert(ops.constant(a.astype(np.float32)), T.bf16)
+    return ops.constant(a)
+
+
+def _record(build, inputs):
+    """``run`` under polyops.jit: add ``build``'s nodes to the recorded model."""
+    nodes = [x.node if type(x) is Lazy else constant(np.asarray(x)) for x in inputs]
+    return [Lazy(o) for o in _outputs(build(*nodes))]

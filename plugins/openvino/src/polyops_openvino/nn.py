@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._graph import T, const, etype, ops, run1, to
+from ._graph import T, const, copy, etype, ops, run1, to
 
 _HALF = frozenset({T.f16, T.bf16})
 _FLOAT = frozenset({T.f16, T.bf16, T.f32, T.f64})
@@ -23,7 +23,7 @@ def _relu_build(x):
 
 def relu(x):
     if x.dtype.kind == "u":
-        return np.array(x, copy=True)
+        return copy(x)
     if x.size == 0:
         return np.empty(x.shape, x.dtype)
     return run1(("relu",), _relu_build, x)

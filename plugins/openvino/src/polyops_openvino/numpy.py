@@ -22,7 +22,8 @@ import openvino as ov
 
 from polyops.plugin import pad_index, reference
 
-from ._graph import BF16, T, axes_const, const, etype, ops, run, run1
+from ._graph import BF16, T, TracedValueError, axes_const, const, etype, is_lazy, ops, run, run1
+from ._graph import copy as _copy
 from .core import _np_dtype
 
 _bmax = builtins.max
@@ -314,7 +315,7 @@ def _unary(name, fn):
 
 def abs(x):
     if _kind(x) in "bu":
-        return np.array(x, copy=True)
+        return _copy(x)
     return _ew(("abs",), _abs_build, x.dtype, x)
 
 
@@ -392,7 +393,7 @@ def _round_build(decimals):
 def round(x, decimals):
     kind = _kind(x)
     if kind == "b" or (kind != "f" and decimals >= 0):
-        return np.array(x, copy=True)  # nothing to round (bool is returned as is)
+        return _copy(x)  # nothing to round (bool is returned as is)
     if decimals <= -10 and kind != "f":  # |x| < 2**32 < 10**10 / 2: everything rounds to 0
         return np.zeros(np.shape(x), x.dtype)
     return _ew(("round", decimals), _round_build(decimals), x.dtype, x)
@@ -467,7 +468,8 @@ def power(x1, x2):
     if 0 in shape:
         return np.empty(shape, x1.dtype)
     outs = run(("power",), _power_build, x1, x2)
-    if len(outs) > 1 and _kind(x2) == "i" and bool(outs[1]):
+    # (a compiled model cannot raise: under polyops.jit a negative exponent is not checked)
+    if len(outs) > 1 and _kind(x2) == "i" and not is_lazy(outs[1]) and bool(outs[1]):
         raise ValueError("power: integers to negative integer powers are not allowed")
     return outs[0]
 
@@ -572,7 +574,7 @@ def _sum_like(name, float_fn, int_fn, identity):
         if np.size(x) == 0:
             return np.full(out, identity, x.dtype)
         if not axes:
-            return np.array(x, copy=True)
+            return _copy(x)
 
         def build(p):
             t = etype(p)
@@ -598,7 +600,7 @@ def _ext_reduce(name, float_fn, fn, bool_fn, int_pad):
                 return np.empty(out, x.dtype)
             return np.full(out, initial, x.dtype)
         if not axes and initial is None:
-            return np.array(x, copy=True)
+            return _copy(x)
         init = None if initial is None else np.array(initial).astype(x.dtype)
 
         def build(p):
@@ -690,7 +692,7 @@ def _logic_reduce(name, fn, identity):
         if np.size(x) == 0:
             return np.full(out, identity, np.bool_)
         if not axes:
-            return np.array(x, copy=True).astype(np.bool_, copy=False)
+            return _copy(x).astype(np.bool_, copy=False)
 
         def build(p):
             return fn(_conv(p, T.boolean), axes_const(axes), keepdims)
@@ -742,7 +744,7 @@ def concatenate(xs, axis):
         return np.empty(tuple(out), dtype)
     parts = [x for x in xs if np.size(x)]
     if len(parts) == 1:
-        return np.array(parts[0], copy=True)
+        return _copy(parts[0])
 
     def build(*ps):
         return ops.concat(list(ps), axis)
@@ -757,7 +759,7 @@ def broadcast_to(x, shape):
         return np.empty(shape, x.dtype)
     if shape == np.shape(x):
         # nothing to broadcast; OpenVINO's Broadcast of a 0-d tensor to () crashes the process
-        return np.array(x, copy=True)
+        return _copy(x)
 
     def build(p):
         return ops.broadcast(p, axes_const(shape))
@@ -791,9 +793,21 @@ def take(x, indices, axis):
         return [g, flag]
 
     g, flag = run(("take", axis), build, x, indices)
-    if bool(flag):
+    if _out_of_bounds(flag, indices, n):
         raise IndexError(f"take: index out of bounds for axis of size {n}")
     return g
+
+
+def _out_of_bounds(flag, indices, n) -> bool:
+    """A gather's out-of-bounds flag.  Under polyops.jit the flag is a node: indices known
+    on the host are checked there; indices computed in the model are not checked (a
+    compiled model cannot raise, as under jax.jit)."""
+    if not is_lazy(flag):
+        return bool(flag)
+    if is_lazy(indices):
+        return False
+    i = np.asarray(indices)
+    return bool(np.any((i < -n) | (i >= n)))
 
 
 # ===== linear algebra ===============================================================
@@ -1063,6 +1077,8 @@ right_shift = _shift("right_shift", ops.bitwise_right_shift, True)
 
 def view(x, dtype):
     """A bit cast needs no model: eager OpenVINO tensors are host arrays, reinterpreted here."""
+    if is_lazy(x):
+        return x.view(dtype)  # raises TracedValueError: no bitcast node to record
     return np.array(x, order="C").view(_np_dtype(dtype))  # a C-ordered copy (0-d stays 0-d)
 
 
@@ -1087,15 +1103,17 @@ def argsort(x, axis):
 
 def _wide(x):
     """True for 8-byte dtypes, which the CPU plugin narrows in most nodes."""
-    return np.asarray(x).dtype.itemsize == 8
+    return x.dtype.itemsize == 8
 
 
 def _bits32(x):
     """An 8-byte array as int32 pairs on a new last axis (data-movement models keep the
     bits exactly); other arrays as they are.  Returns (array, undo)."""
-    x = np.asarray(x)
     if x.dtype.itemsize != 8:
         return x, lambda r: r
+    if is_lazy(x):  # there is no bitcast node: the pairs exist only on the host
+        raise TracedValueError(f"moving {x.dtype} data exactly needs the host (int32 pairs); "
+                               "it cannot be recorded in one OpenVINO model")
     x = np.ascontiguousarray(x)
     dtype = x.dtype
 
@@ -1147,7 +1165,7 @@ _trunc_k = _unary("trunc", _trunc_f)
 
 def trunc(x):
     if _kind(x) != "f":
-        return np.array(x, copy=True)
+        return _copy(x)
     return _trunc_k(x)
 
 
@@ -1407,7 +1425,7 @@ def _nan_to_num_build(nan, posinf, neginf):
 
 def nan_to_num(x, nan, posinf, neginf):
     if _kind(x) != "f":
-        return np.array(x, copy=True)
+        return _copy(x)
     return _ew(("nan_to_num", repr((nan, posinf, neginf))), _nan_to_num_build(nan, posinf, neginf), x.dtype, x)
 
 
@@ -1436,7 +1454,7 @@ def sort(x, axis):
         x, axis = np.reshape(x, -1), 0
     n = x.shape[axis]
     if x.size == 0 or n == 1:
-        return np.array(x, copy=True)
+        return _copy(x)
     if _wide(x):
         return reference("sort")(x, axis)
 
@@ -1470,7 +1488,7 @@ def _cumulative(name, product, nan_to):
             x, axis = np.reshape(x, -1), 0
         n = x.shape[axis]
         if x.size == 0 or (n == 1 and (nan_to is None or _kind(x) != "f")):
-            return np.array(x, copy=True)
+            return _copy(x)
         if _wide(x):
             return reference(name)(x, axis)
 
@@ -1605,7 +1623,7 @@ def roll(x, shift, axis):
     if axis is None:
         n = math.prod(shape)
         if n == 0 or shift % n == 0:
-            return np.array(x, copy=True)
+            return _copy(x)
         flat_shape = [n]
 
         def build(p):
@@ -1617,7 +1635,7 @@ def roll(x, shift, axis):
         return _move(("roll", shift % n, None), build, x, shape)
     pairs = [(a, s % shape[a]) for a, s in zip(axis, shift) if shape[a] and s % shape[a]]
     if not pairs or 0 in shape:
-        return np.array(x, copy=True)
+        return _copy(x)
 
     def build(p):
         return ops.roll(p, axes_const([s for _, s in pairs]), axes_const([a for a, _ in pairs]))
@@ -1632,7 +1650,7 @@ def tile(x, repeats):
     reps = (1,) * (nd - len(repeats)) + tuple(repeats)
     out = tuple(s * r for s, r in zip(shape, reps))
     if builtins.all(r == 1 for r in reps):
-        return np.array(x, copy=True).reshape(out)
+        return _copy(x).reshape(out)
 
     def build(p):
         wide = len(p.get_output_partial_shape(0)) > len(np.shape(x))
@@ -1681,7 +1699,7 @@ def _triangle(name, lower):
         cols = np.arange(m).reshape(1, m)
         keep = (cols <= rows + k) if lower else (cols >= rows + k)
         if keep.all():
-            return np.array(x, copy=True)
+            return _copy(x)
         wide = _wide(x)
 
         def build(p):
@@ -1726,7 +1744,7 @@ def take_along_axis(x, indices, axis):
 
     xb, undo = _bits32(x)
     g, flag = run(("take_along_axis", axis), build, xb, indices)
-    if bool(flag):
+    if _out_of_bounds(flag, indices, n):
         raise IndexError(f"take_along_axis: index out of bounds for axis of size {n}")
     return undo(g)
 
@@ -1740,7 +1758,7 @@ def pad(x, pad_width, mode, constant_values):
     if 0 in out:
         return np.empty(out, x.dtype)
     if builtins.all(b == 0 and a == 0 for b, a in widths):
-        return np.array(x, copy=True)
+        return _copy(x)
     if mode == "constant":
         if np.size(x) == 0:
             return np.full(out, constant_values, x.dtype)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import logging
 import math
 import warnings
 
@@ -18,7 +17,6 @@ from torch.utils._pytree import tree_unflatten as _tree_unflatten
 
 from polyops.plugin import Runtime, reference
 
-_log = logging.getLogger(__name__)
 
 TORCH_DTYPES = {
     "bool": torch.bool,
@@ -196,12 +194,20 @@ def _jit(fn):
                     # ops).  Not the traced graph: it took the kernels' compiled paths,
                     # which eager aten may lack; the function runs eagerly (errors of the
                     # data itself are raised again from there).
-                    _log.debug("polyops.jit: inductor failed on %r (%s: %s); it runs eagerly",
-                               fn, type(exc).__name__, exc)
+                    _fallback(f"inductor failed ({type(exc).__name__}: {exc})")
                     compiled = fn
         return compiled(*args)
 
     return call
+
+
+def _fallback(reason):
+    import warnings
+
+    from polyops import JitFallbackWarning
+
+    warnings.warn(f"polyops.jit on torch: the function runs eagerly: {reason:.300}",
+                  JitFallbackWarning, stacklevel=4)
 
 
 def _trace(fn, args):
@@ -216,8 +222,7 @@ def _trace(fn, args):
             # values; non-fake inputs: constants the function makes from NumPy data
             graph = make_fx(fn, tracing_mode="fake", _allow_non_fake_inputs=True)(*args)
     except Exception as exc:  # data-dependent Python, or an error that eager raises again
-        _log.debug("polyops.jit: %r cannot be traced (%s: %s); it runs eagerly",
-                   fn, type(exc).__name__, exc)
+        _fallback(f"it cannot be traced ({type(exc).__name__}: {exc})")
         return fn, None
     # compiling graph.forward skips nn.Module.__call__ (~10us a call)
     return torch.compile(graph.forward, dynamic=False), graph

@@ -1,0 +1,213 @@
+"""``Runtime.jit`` for OpenVINO: record the function into one model, compile it once.
+
+The first call traces the function with `Lazy` Parameters of the arguments' static
+shapes and dtypes: every kernel adds its nodes to the one graph instead of running
+(``_graph.run``), and numpy values the function makes become Constants.  The outputs make
+one ``ov.Model``, compiled as ``_graph`` compiles its small models; later calls only bind
+the arrays and infer.  Core keeps one compiled function per input signature.
+
+Control flow on tensor values records too: ``cond``/``switch`` select between their
+branches, ``while_loop``/``fori_loop`` become an OpenVINO Loop (see ``core``).  A function
+that needs a tensor's value while it is recorded (``bool(x)``, ``float(x)``, a host
+computation such as ``svd``, a data-dependent shape such as ``unique``, a ``view`` bit cast,
+an int64 result) cannot be one model: the trace raises `TracedValueError` (an
+`EagerOnlyError`), and that function then runs eagerly, op by op, after one
+`JitFallbackWarning` naming the op.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+
+import numpy as np
+import openvino as ov
+from polyops import EagerOnlyError
+
+from . import _graph
+from polyops import JitFallbackWarning
+
+from ._graph import OV_TYPES, Lazy, T, TracedValueError, ops
+
+_U16 = np.dtype(np.uint16)
+
+
+class _Model:
+    """The compiled model of one trace and how to map its results to the flat outputs."""
+
+    __slots__ = ("compiled", "request", "views", "lock", "in_types", "out_dtypes", "plan", "widen")
+
+    def __init__(self, compiled, in_types, plan, widen):
+        self.compiled = compiled  # None when no output needs the model
+        self.lock = threading.Lock()
+        self.in_types = in_types
+        self.plan = plan  # per flat output: ("result", i) | ("input", i) | ("const", array)
+        self.widen = widen  # result indices computed in f32 and returned as float64
+        self.request = self.views = None
+        if compiled is not None:
+            self.request = compiled.create_infer_request()
+            # Small inputs are copied into the request's own input memory (a numpy view held
+            # here): binding a new ov.Tensor costs more than copying some kilobytes.
+            self.views = [self.request.get_input_tensor(i).data
+                          if _nbytes(p) <= _COPY_MAX else None
+                          for i, p in enumerate(compiled.inputs)]
+            self.out_dtypes = [_graph.NP_TYPES[o.get_element_type().get_type_name()]
+                               for o in compiled.outputs]
+
+
+_COPY_MAX = 32 * 1024  # bytes: inputs up to this size are copied rather than bound
+
+
+def _nbytes(port):
+    n = port.get_element_type().size
+    for d in port.get_shape():
+        n *= d
+    return n
+
+
+class Jit:
+    """The compiled form of one pure function ``fn(*tensors) -> flat tuple of tensors``."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.models: dict = {}  # (shapes, dtypes) -> _Model
+        self.eager = False  # the trace needed values: run fn as it is
+        self._lock = threading.Lock()
+
+    def __call__(self, *args):
+        arrays = [_contiguous(a) for a in args]
+        if self.eager:
+            return self.fn(*arrays)
+        key = tuple((a.shape, a.dtype) for a in arrays)
+        model = self.models.get(key)
+        if model is None:
+            with self._lock:
+                model = self.models.get(key)
+                if model is None and not self.eager:
+                    model = self._trace(arrays)
+                    if model is not None:
+                        self.models[key] = model
+                    elif not self.eager:  # a discarded trace (see _trace)
+                        return self._last
+            if model is None:
+                return self.fn(*arrays)
+        return _infer(model, arrays)
+
+    def _trace(self, arrays):
+        in_types = [OV_TYPES[a.dtype] for a in arrays]
+        params = [ops.parameter(list(a.shape), t) for a, t in zip(arrays, in_types)]
+        try:
+            outs = self.fn(*[Lazy(p) for p in params])
+            if _discarded():
+                # Core traces again when the trace read Variables it was not given, and
+                # drops this call's outputs: compiling this model would be wasted.
+                self._last = tuple(outs)
+                return None
+            return _compile(params, in_types, outs)
+        except EagerOnlyError as exc:
+            # One compiled model cannot read tensor values: this function runs eagerly from
+            # now on (a UserWarning of our own: PolyopsPluginWarning means a broken plugin).
+            self.eager = True
+            warnings.warn(f"polyops.jit (openvino): the function cannot be compiled into one "
+                          f"OpenVINO model and runs eagerly: {exc}", JitFallbackWarning,
+                          stacklevel=4)
+            return None
+
+
+def _compile(params, in_types, outs):
+    """One compiled model computing the `Lazy` ones of the flat outputs ``outs``."""
+    plan, results, widen = [], [], []
+    param_index = {p.output(0): i for i, p in enumerate(params)}
+    for o in outs:
+        if type(o) is not Lazy:  # computed from constants only
+            plan.append(("const", np.asarray(o)))
+            continue
+        out = o.node.output(0)
+        i = param_index.get(out)
+        if i is not None:  # an input returned as it is (a Variable nothing assigned)
+            plan.append(("input", i))
+            continue
+        if o.dtype == np.float64:
+            # as the eager kernels do: the CPU plugin computes f64 in f32 (and clamps inf on
+            # f64 outputs), so the model returns f32, widened exactly on the host
+            out = ops.convert(out, T.f32).output(0)
+            widen.append(len(results))
+        elif o.dtype.kind in "iu" and o.dtype.itemsize == 8:
+            raise TracedValueError(
+                "jit: a 64-bit integer output cannot be computed exactly in one OpenVINO model "
+                "(the CPU plugin narrows int64)")
+        plan.append(("result", len(results)))
+        results.append(out)
+    compiled = None
+    if results:
+        model = ov.Model(results, params, "polyops_jit")
+        core = _graph._get_core()
+        try:
+            compiled = core.compile_model(model, "CPU", _graph._CONFIG)
+        except RuntimeError:
+            # The CPU plugin's fused elementwise kernels ("snippets") can run out of
+            # registers on long chains (gammainc's series): compile without them.
+            config = {**_graph._CONFIG, "SNIPPETS_MODE": "DISABLE"}
+            compiled = core.compile_model(model, "CPU", config)
+        _graph.compiles += 1
+    return _Model(compiled, in_types, plan, frozenset(widen))
+
+
+def _contiguous(a):
+    if type(a) is not np.ndarray or not a.flags.c_contiguous:
+        a = np.asarray(a)
+        if not a.flags.c_contiguous:
+            a = a.copy(order="C")
+    return a
+
+
+def _discarded() -> bool:
+    from polyops.plugin import trace_discarded
+
+    return trace_discarded()
+
+
+def _infer(model, arrays):
+    results = []
+    if model.compiled is not None:
+        if model.lock.acquire(blocking=False):
+            try:
+                results = _run(model, model.request, model.views, arrays)
+            finally:
+                model.lock.release()
+        else:  # another thread is using the shared request: a private one, inputs bound
+            request = model.compiled.create_infer_request()
+            results = _run(model, request, [None] * len(arrays), arrays)
+    out = []
+    for kind, v in model.plan:
+        if kind == "result":
+            out.append(results[v])
+        elif kind == "input":
+            out.append(arrays[v])
+        else:
+            out.append(np.array(v, copy=True))
+    return tuple(out)
+
+
+def _run(model, request, views, arrays):
+    for i, (a, view) in enumerate(zip(arrays, views)):
+        if view is not None:
+            np.copyto(view, a if a.dtype == view.dtype else a.view(view.dtype))
+        else:
+            t = model.in_types[i]
+            request.set_input_tensor(i, ov.Tensor(a.view(_U16) if t == T.bf16 else a, a.shape, t))
+    request.infer()
+    results = []
+    for i, dt in enumerate(model.out_dtypes):
+        r = np.array(request.get_output_tensor(i).data, copy=True)
+        if r.dtype != dt:
+            r = r.view(dt)
+        if i in model.widen:
+            r = r.astype(np.float64)
+        results.append(r)
+    return results
+
+
+def jit(fn):
+    """``Runtime.jit``: ``fn`` recorded and compiled per input signature (see the module)."""
+    return Jit(fn)
