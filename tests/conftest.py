@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import polyops
+import polyops.ops  # noqa: F401  (the op families load on first use; tests read the op records)
 
 BACKENDS = polyops.available_backends()
 

@@ -78,6 +78,7 @@ def test_coverage_primitives_native_composites_reference(venv):
     summary = [line for line in cli["text"].splitlines() if line.startswith("array_api_strict ")]
     out = run_json(venv, """
         import json
+        import polyops.ops  # the op families load on first use
         from polyops._op import OPS
         from polyops._registry import get_backend
 

@@ -270,7 +270,7 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
             raise fail(out, exc) from exc
 
     if op.tree:
-        return _tree_entry(op, fn)
+        return _tree_entry(op, fn, native)
     if promote is None:
         return general
     T = native[0]
@@ -344,18 +344,35 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
     return binary
 
 
-def _tree_entry(op, fn):
+def _tree_entry(op, fn, native):
     """The entry of a control-flow op: arguments are nested structures and callables;
-    symbolic leaves anywhere send the call to the rule, which traces the callables."""
+    symbolic leaves anywhere send the call to the rule, which traces the callables.
+    Leaves must be tensors, arrays, numbers, None, Variables or callables: anything else
+    (a string, an arbitrary object) is a TypeError naming the op, on every backend."""
     symbolic = op.symbolic_call
+    prepare = op.prepare
 
     def tree_entry(*args):
         for leaf in _tree.leaves(args):
             if isinstance(leaf, SymbolicTensor):
                 return symbolic(args)
+        for i, arg in enumerate(args):
+            for leaf in _tree.leaves(arg):
+                if not (leaf is None or type(leaf) in _SCALAR_TYPES or isinstance(leaf, native)
+                        or callable(leaf) or type(leaf) is Variable or _numeric_array(leaf)):
+                    name = op.params[min(i, len(op.params) - 1)]
+                    where = f"{name}={leaf!r:.60}" if leaf is arg else f"{leaf!r:.60} in {name}"
+                    raise TypeError(f"{op.name}: expected tensors, arrays, numbers or callables, "
+                                    f"got {type(leaf).__name__} {where}")
+        if prepare is not None:
+            args = prepare(*args)
         return fn(*args)
 
     return tree_entry
+
+
+def _numeric_array(x) -> bool:
+    return isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind in "biufc"
 
 
 _INT_RANGE = {d: (int(np.iinfo(d).min), int(np.iinfo(d).max))

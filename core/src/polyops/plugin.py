@@ -110,6 +110,7 @@ def kernels_from(*modules, ops: Mapping | None = None) -> dict[str, Callable]:
     ops of that module's family are ignored.
     """
     if ops is None:
+        from . import ops as _defines_every_op  # noqa: F401
         from ._op import OPS as ops
     found: dict[str, Callable] = {}
     for module in modules:
@@ -174,6 +175,7 @@ def reference(name: str) -> Callable | None:
     A kernel may fall back to it for inputs its framework does not cover (a rare dtype
     or mode); it takes the kernel's positional arguments and runs on the current backend.
     """
+    from . import ops as _defines_every_op  # noqa: F401
     from ._op import OPS
 
     return OPS[name].ref

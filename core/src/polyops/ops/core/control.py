@@ -99,7 +99,8 @@ def _leading(op, xs, length=None):
 
 
 def _row(xs, i):
-    return _tree.map_structure(lambda t: None if t is None else t[i], xs)
+    get = _np().get_item  # (the op: a backend's own indexing may want every axis named)
+    return _tree.map_structure(lambda t: None if t is None else get(t, i), xs)
 
 
 def _row_spec(xs):
@@ -223,7 +224,16 @@ def _scan_ref(f, init, xs=None, length=None, reverse=False, unroll=1):
 # ----- associative_scan --------------------------------------------------------------
 
 
-@defop("core", tensors=(), promote=None, tree=True)
+def _associative_scan_prepare(f, elems, reverse=False, axis=0):
+    from ..._shapes import canonicalize_axis
+
+    for t in _tree.leaves(elems):
+        if t is not None:
+            canonicalize_axis(axis, len(_spec(t).shape), "associative_scan")
+    return f, elems, reverse, axis
+
+
+@defop("core", tensors=(), promote=None, tree=True, prepare=_associative_scan_prepare)
 def associative_scan(f, elems, reverse=False, axis=0):
     """Inclusive scan of an associative binary ``f`` along ``axis``: output ``i`` is
     ``f(... f(elems[0], elems[1]) ..., elems[i])`` (from the end with ``reverse``).
@@ -236,11 +246,8 @@ def associative_scan(f, elems, reverse=False, axis=0):
         >>> polyops.ops.associative_scan(lambda a, b: a + b, polyops.ops.arange(4))  # [0,1,3,6]
     """
     _callable("associative_scan", "f", f)
-    specs = _specs(elems)
-    for t in _tree.leaves(specs):
-        if not -len(t.shape) <= axis < len(t.shape):
-            raise ValueError(f"associative_scan: axis {axis} is out of range for shape {t.shape}")
-    return _fresh(specs)
+    _associative_scan_prepare(f, elems, reverse, axis)
+    return _fresh(_specs(elems))
 
 
 @associative_scan.reference
@@ -276,7 +283,18 @@ def _branch_specs(op, branches, call):
     return _fresh(outs[0])
 
 
-@defop("core", tensors=(), promote=None, tree=True)
+def _switch_prepare(index, branches, *operands):
+    _scalar_arg("switch", "an integer index", index)
+    return (index, branches, *operands)
+
+
+def _scalar_arg(op, what, value):
+    """A predicate or index is one tensor or number, not None or a structure."""
+    if value is None or isinstance(value, (list, tuple, dict, str)):
+        raise TypeError(f"{op}: expected {what}, got {type(value).__name__} {value!r:.60}")
+
+
+@defop("core", tensors=(), promote=None, tree=True, prepare=_switch_prepare)
 def switch(index, branches, *operands):
     """Call ``branches[index](*operands)``; ``index`` is clamped to the valid range.
 
@@ -286,6 +304,7 @@ def switch(index, branches, *operands):
     Example:
         >>> polyops.ops.switch(1, [lambda x: x + 1, lambda x: x * 10], 2.0)   # 20.0
     """
+    _switch_prepare(index, branches)
     if not branches:
         raise ValueError("switch: expected at least one branch")
     for b in branches:
@@ -302,7 +321,12 @@ def _switch_ref(index, branches, *operands):
     return branches[min(max(i, 0), len(branches) - 1)](*operands)
 
 
-@defop("core", tensors=(), promote=None, tree=True)
+def _cond_prepare(pred, true_fn, false_fn):
+    _scalar_arg("cond", "a scalar predicate", pred)
+    return pred, true_fn, false_fn
+
+
+@defop("core", tensors=(), promote=None, tree=True, prepare=_cond_prepare)
 def cond(pred, true_fn, false_fn):
     """``true_fn()`` if ``pred`` else ``false_fn()``; both must return the same structure,
     shapes and dtypes.  Keras: ``keras.ops.cond``; JAX: ``jax.lax.cond``.
@@ -310,6 +334,7 @@ def cond(pred, true_fn, false_fn):
     Example:
         >>> polyops.ops.cond(polyops.ops.array(True), lambda: 1.0, lambda: 0.0)   # 1.0
     """
+    _cond_prepare(pred, true_fn, false_fn)
     _callable("cond", "true_fn", true_fn)
     _callable("cond", "false_fn", false_fn)
     p = _spec(pred)
