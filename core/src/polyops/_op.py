@@ -42,6 +42,25 @@ class MissingKernelError(NotImplementedError):
     """The selected backend has neither a kernel nor a reference for the op."""
 
 
+class SplitKernel:
+    """A kernel with a fast variant for the dtypes its framework handles directly, and a
+    general one for the rest (torch lacks most kernels for uint16/32/64, so its general
+    ``add`` widens them).  The eager fast paths call ``fast`` with no wrapper frame when
+    every operand has one of ``dtypes`` (canonical names); everything else calls
+    ``general``, as does calling the object.  Plugins build these with
+    `polyops.plugin.SplitKernel`."""
+
+    __slots__ = ("fast", "general", "dtypes")
+
+    def __init__(self, fast, general, dtypes):
+        self.fast = fast
+        self.general = general
+        self.dtypes = frozenset(dtypes)
+
+    def __call__(self, *args):
+        return self.general(*args)
+
+
 class EagerOnlyError(TypeError):
     """An op that computes on the host (or reads a data-dependent size) was called under
     a trace (jax.jit, tf.function), where tensor values do not exist yet."""
@@ -187,6 +206,11 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
     rt = backend.runtime
     native = rt.tensor_types
     dtypes = rt.dtypes
+    fast_fn, fast_dtypes = fn, None
+    if isinstance(fn, SplitKernel):
+        fast_fn, fast_dtypes, fn = fn.fast, fn.dtypes, fn.general
+    # the native dtypes the fast paths may take (all, unless the kernel is split)
+    fast_native = {nd: c for nd, c in dtypes.items() if fast_dtypes is None or c in fast_dtypes}
     convert = rt.convert_to_tensor
     supported = frozenset(dtypes.values())
     promote = op.promote
@@ -280,13 +304,13 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
             return general
         # Fast path for one-tensor ops (reductions, reshape, softmax...): a native
         # tensor whose dtype the op keeps goes straight to prepare and the kernel.
-        ok = frozenset(nd for nd, c in dtypes.items() if _keeps(promote, (c,)))
+        ok = frozenset(nd for nd, c in fast_native.items() if _keeps(promote, (c,)))
 
         def single(x, *rest):
             if type(x) is T and x.dtype in ok:
                 args = (x, *rest) if prepare is None else prepare(x, *rest)
                 try:
-                    return fn(*args)
+                    return fast_fn(*args)
                 except Exception as exc:
                     raise fail(args, exc) from exc
             return general(x, *rest)
@@ -295,14 +319,14 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
 
     # Fast paths: the primary native type, inputs already of a dtype the op keeps as is.
     n = 1 if op.elementwise == "unary" else 2
-    ok = frozenset(nd for nd, c in dtypes.items() if _keeps(promote, (c,) * n))
+    ok = frozenset(nd for nd, c in fast_native.items() if _keeps(promote, (c,) * n))
 
     if op.elementwise == "unary":
 
         def unary(x):
             if type(x) is T and x.dtype in ok:
                 try:
-                    return fn(x)
+                    return fast_fn(x)
                 except Exception as exc:
                     raise fail((x,), exc) from exc
             return general(x)
@@ -312,7 +336,7 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
     # ... and a native tensor with a Python float or int that the lattice casts to the
     # tensor's dtype (weak scalars: float32 + 2.0 stays float32): the scalar is converted
     # as the general path would, and nothing else is looked at.
-    weak = {w: frozenset(nd for nd, c in dtypes.items() if _keeps_weak(promote, c, key))
+    weak = {w: frozenset(nd for nd, c in fast_native.items() if _keeps_weak(promote, c, key))
             for w, key in ((float, "float"), (int, "int"))}
 
     def binary(x1, x2):
@@ -322,21 +346,21 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
             if t2 is T:
                 if d is x2.dtype and d in ok:
                     try:
-                        return fn(x1, x2)
+                        return fast_fn(x1, x2)
                     except Exception as exc:
                         raise fail((x1, x2), exc) from exc
             elif (t2 is float or t2 is int) and d in weak[t2]:
                 if t2 is int:
                     _check_weak_int(op, x2, dtypes[d])
                 try:
-                    return fn(x1, convert(x2, dtypes[d]))
+                    return fast_fn(x1, convert(x2, dtypes[d]))
                 except Exception as exc:
                     raise fail((x1, x2), exc) from exc
         elif t2 is T and (t1 is float or t1 is int) and x2.dtype in weak[t1]:
             if t1 is int:
                 _check_weak_int(op, x1, dtypes[x2.dtype])
             try:
-                return fn(convert(x1, dtypes[x2.dtype]), x2)
+                return fast_fn(convert(x1, dtypes[x2.dtype]), x2)
             except Exception as exc:
                 raise fail((x1, x2), exc) from exc
         return general(x1, x2)

@@ -27,6 +27,8 @@ API_VERSION = 1
 
 SUPPORTED_API_VERSIONS = frozenset({1})
 
+from ._op import SplitKernel as SplitKernel  # noqa: E402,F401  (a kernel with a fast variant)
+
 hookspec = pluggy.HookspecMarker("polyops")
 hookimpl = pluggy.HookimplMarker("polyops")
 

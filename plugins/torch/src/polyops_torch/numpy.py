@@ -18,7 +18,7 @@ import math
 import torch
 
 from polyops import standardize_dtype
-from polyops.plugin import pad_index
+from polyops.plugin import SplitKernel, pad_index
 
 from .core import TORCH_DTYPES
 
@@ -46,7 +46,8 @@ def _widen(a, wider):
 
 
 def _widened(fn, wider=_WIDER):
-    """``fn``, retried in wider signed ints when torch has no kernel for the dtype."""
+    """``fn``, retried in wider signed ints when torch has no kernel for the dtype.  The
+    eager fast paths call ``fn`` itself for the other dtypes (no wrapper frame per call)."""
 
     def kernel(*args):
         try:
@@ -58,7 +59,7 @@ def _widened(fn, wider=_WIDER):
         out = fn(*[_widen(a, wider) for a in args])
         return out.to(dtype) if out.dtype == wider[dtype] else out
 
-    return kernel
+    return SplitKernel(fn, kernel, (name for name, td in TORCH_DTYPES.items() if td not in wider))
 
 
 def _out_shape(shape, axis, keepdims):
