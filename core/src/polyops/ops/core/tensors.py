@@ -31,10 +31,6 @@ def _int_key(op, name, k):
         raise _promote.PromotionError(f"expected integer {name}, got dtype {k}")
 
 
-def _known(d):
-    return d is not None
-
-
 # ----- scatter ----------------------------------------------------------------------------
 
 
