@@ -33,6 +33,46 @@ def test_eager_path_creates_no_operation_and_imports_nothing(backend, monkeypatc
     assert created == []
 
 
+def _python_frames(call):
+    """The names of the Python functions entered while ``call()`` runs (C calls excluded)."""
+    names = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            names.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        call()
+    finally:
+        sys.setprofile(None)
+    return names[1:]  # the lambda itself
+
+
+def test_fast_path_is_one_python_frame():
+    """Native tensors that already have the result dtype go from the public function
+    straight to a C kernel: numpy's ufuncs are called with no entry frame between."""
+    with polyops.use_backend("numpy"):
+        a = ops.convert_to_tensor(np.ones((4, 3), "float32"))
+        assert _python_frames(lambda: ops.add(a, a)) == ["add"]
+        assert _python_frames(lambda: ops.exp(a)) == ["exp"]
+        assert _python_frames(lambda: ops.multiply(a, a)) == ["multiply"]
+
+
+def test_fast_path_skips_promotion(backend):
+    """Same-dtype native tensors, and a tensor with a Python scalar, never reach the
+    general entry (promotion, conversion) on any backend."""
+    general = {"general", "_slot_values", "promote", "result_type_of_keys"}
+    with polyops.use_backend(backend):
+        a = ops.convert_to_tensor(np.ones((4, 3), "float32"))
+        calls = [lambda: ops.add(a, a), lambda: ops.add(a, 2.0), lambda: ops.add(3, a),
+                 lambda: ops.exp(a), lambda: ops.sum(a, axis=1), lambda: ops.softmax(a)]
+        for call in calls:
+            call()
+            entered = _python_frames(call)
+            assert not general & set(entered), entered
+
+
 def test_core_imports_no_framework():
     for path in (ROOT / "core" / "src" / "polyops").rglob("*.py"):
         tree = ast.parse(path.read_text())

@@ -19,6 +19,7 @@ type checks and a set lookup, and creates no objects.
 from __future__ import annotations
 
 import inspect
+import operator
 from typing import Any, Callable
 
 import numpy as np
@@ -32,6 +33,7 @@ OPS: dict[str, "Op"] = {}
 
 _SCALARS = (bool, int, float, complex)
 _SCALAR_TYPES = frozenset(_SCALARS)  # exact types: NumPy scalars are arrays, not weak
+_SPEC_TYPES = frozenset((*_SCALARS, type(None), SymbolicTensor))  # values spec_of returns as they are
 
 
 class KernelError(RuntimeError):
@@ -110,7 +112,7 @@ class Op:
     # -- symbolic path ---------------------------------------------------------
     def symbolic_call(self, args: tuple):
         """Infer the output spec(s) from the rule and record a graph node."""
-        specs = _map_tensors(self, args, spec_of)
+        specs = args if _all_specs(self, args) else _map_tensors(self, args, spec_of)
         out = self.rule(*specs)
         node = Node(self, tuple(args), out)
         for t in _flat_outputs(out):
@@ -138,6 +140,28 @@ def _slot_values(op, args):
                     yield pos, j, v
             else:
                 yield pos, None, args[pos]
+
+
+def _all_specs(op, args) -> bool:
+    """Whether every tensor operand in ``args`` is already what `spec_of` would give
+    (a SymbolicTensor, a Python scalar or None): then the rule takes ``args`` as they are."""
+    for pos, is_seq in op.tensor_slots:
+        if pos == op.varargs:
+            vals = args[pos:len(args) - len(op.kwonly)]
+        elif pos >= len(args):
+            continue
+        elif is_seq:
+            vals = args[pos]
+            if type(vals) is not list:  # rules get sequences of tensors as lists
+                return False
+        else:
+            if type(args[pos]) not in _SPEC_TYPES:
+                return False
+            continue
+        for v in vals:
+            if type(v) not in _SPEC_TYPES:
+                return False
+    return True
 
 
 def _map_tensors(op, args, fn):
@@ -201,16 +225,75 @@ def infer_dtype(x) -> str:
 # -- eager entries ---------------------------------------------------------------
 
 
+class _Never:
+    """No value has this exact type: a fast-path spec that never applies."""
+
+    __slots__ = ()
+
+
+NO_FAST = (_Never, frozenset(), None)
+"""The folded fast-path spec of an op that has none on a backend."""
+
+
+def fast_kind(op: Op) -> str | None:
+    """Which eager fast path ``op`` has: "unary", "binary", "single" (one tensor first,
+    then static arguments: reductions, reshape, softmax...) or None."""
+    if op.tree or op.promote is None:
+        return None
+    if op.elementwise is not None:
+        return op.elementwise
+    if op.tensor_slots == ((0, False),) and op.varargs is None:
+        return "single"
+    return None
+
+
+class _Fast:
+    """What the fast paths of ``op`` on a runtime need, computed once at load time."""
+
+    def __init__(self, op: Op, fn: Callable, rt):
+        self.kind = fast_kind(op)
+        self.general_fn = fn
+        self.fast_fn = fn
+        fast_dtypes = None
+        if isinstance(fn, SplitKernel):
+            self.fast_fn, fast_dtypes, self.general_fn = fn.fast, fn.dtypes, fn.general
+        self.T = rt.tensor_types[0]
+        # the fast paths read a dtype *code*: ``x.dtype`` unless the runtime has a cheaper one
+        self.code_of = rt.dtype_code
+        codes = rt.dtype_codes if rt.dtype_code is not None else rt.dtypes
+        # code -> canonical dtype, for the codes the fast kernel takes (all, unless split)
+        self.codes = {k: c for k, c in codes.items() if fast_dtypes is None or c in fast_dtypes}
+        n = {"unary": 1, "binary": 2, "single": 1}.get(self.kind, 0)
+        promote = op.promote
+        self.ok = frozenset(k for k, c in self.codes.items() if n and _keeps(promote, (c,) * n))
+        # a native tensor with a Python float or int that the lattice casts to the tensor's
+        # dtype (weak scalars: float32 + 2.0 stays float32)
+        self.weak = {w: frozenset(k for k, c in self.codes.items()
+                                  if n == 2 and _keeps_weak(promote, c, key))
+                     for w, key in ((float, "float"), (int, "int"))}
+
+    def folded(self):
+        """The spec the generated public function reads, ``(type, dtypes, kernel)``: its
+        inline fast path reads ``x.dtype`` itself, so a runtime with a ``dtype_code`` has
+        none there (its entries use the code)."""
+        if self.kind is None or self.code_of is not None:
+            return NO_FAST
+        return (self.T, self.ok, self.fast_fn)
+
+
+def fast_spec(op: Op, fn: Callable, backend) -> tuple:
+    """The ``(type, dtypes, kernel)`` that ``op``'s public function checks inline on
+    ``backend`` before it calls the entry (NO_FAST: none)."""
+    return _Fast(op, fn, backend.runtime).folded()
+
+
 def make_entry(op: Op, fn: Callable, backend) -> Callable:
     """The eager callable for ``op`` on ``backend``: promotion + kernel ``fn``."""
     rt = backend.runtime
     native = rt.tensor_types
     dtypes = rt.dtypes
-    fast_fn, fast_dtypes = fn, None
-    if isinstance(fn, SplitKernel):
-        fast_fn, fast_dtypes, fn = fn.fast, fn.dtypes, fn.general
-    # the native dtypes the fast paths may take (all, unless the kernel is split)
-    fast_native = {nd: c for nd, c in dtypes.items() if fast_dtypes is None or c in fast_dtypes}
+    f = _Fast(op, fn, rt)
+    fn, fast_fn = f.general_fn, f.fast_fn
     convert = rt.convert_to_tensor
     supported = frozenset(dtypes.values())
     promote = op.promote
@@ -295,77 +378,77 @@ def make_entry(op: Op, fn: Callable, backend) -> Callable:
 
     if op.tree:
         return _tree_entry(op, fn, native)
-    if promote is None:
+    if f.kind is None:
         return general
-    T = native[0]
+    # Fast paths: the primary native type, inputs already of a dtype the op keeps as is.
+    # (The public function checks the same inline first; entries serve the rest: runtimes
+    # with a dtype_code, and Python scalars with a tensor.)
+    T, ok, codes = f.T, f.ok, f.codes
+    code = f.code_of or _DTYPE_ATTR
 
-    if op.elementwise is None:
-        if op.tensor_slots != ((0, False),) or varargs is not None:
-            return general
-        # Fast path for one-tensor ops (reductions, reshape, softmax...): a native
-        # tensor whose dtype the op keeps goes straight to prepare and the kernel.
-        ok = frozenset(nd for nd, c in fast_native.items() if _keeps(promote, (c,)))
+    if f.kind == "single":
 
         def single(x, *rest):
-            if type(x) is T and x.dtype in ok:
+            if type(x) is T and code(x) in ok:
                 args = (x, *rest) if prepare is None else prepare(x, *rest)
                 try:
                     return fast_fn(*args)
                 except Exception as exc:
                     raise fail(args, exc) from exc
+            if type(x) is SymbolicTensor:
+                return symbolic((x, *rest))
             return general(x, *rest)
 
         return single
 
-    # Fast paths: the primary native type, inputs already of a dtype the op keeps as is.
-    n = 1 if op.elementwise == "unary" else 2
-    ok = frozenset(nd for nd, c in fast_native.items() if _keeps(promote, (c,) * n))
-
-    if op.elementwise == "unary":
+    if f.kind == "unary":
 
         def unary(x):
-            if type(x) is T and x.dtype in ok:
+            if type(x) is T and code(x) in ok:
                 try:
                     return fast_fn(x)
                 except Exception as exc:
                     raise fail((x,), exc) from exc
+            if type(x) is SymbolicTensor:
+                return symbolic((x,))
             return general(x)
 
         return unary
 
-    # ... and a native tensor with a Python float or int that the lattice casts to the
-    # tensor's dtype (weak scalars: float32 + 2.0 stays float32): the scalar is converted
-    # as the general path would, and nothing else is looked at.
-    weak = {w: frozenset(nd for nd, c in fast_native.items() if _keeps_weak(promote, c, key))
-            for w, key in ((float, "float"), (int, "int"))}
+    weak = f.weak
 
     def binary(x1, x2):
         t1, t2 = type(x1), type(x2)
         if t1 is T:
-            d = x1.dtype
+            d = code(x1)
             if t2 is T:
-                if d is x2.dtype and d in ok:
+                if d == code(x2) and d in ok:
                     try:
                         return fast_fn(x1, x2)
                     except Exception as exc:
                         raise fail((x1, x2), exc) from exc
             elif (t2 is float or t2 is int) and d in weak[t2]:
                 if t2 is int:
-                    _check_weak_int(op, x2, dtypes[d])
+                    _check_weak_int(op, x2, codes[d])
                 try:
-                    return fast_fn(x1, convert(x2, dtypes[d]))
+                    return fast_fn(x1, convert(x2, codes[d]))
                 except Exception as exc:
                     raise fail((x1, x2), exc) from exc
-        elif t2 is T and (t1 is float or t1 is int) and x2.dtype in weak[t1]:
+        elif t2 is T and (t1 is float or t1 is int) and (d := code(x2)) in weak[t1]:
             if t1 is int:
-                _check_weak_int(op, x1, dtypes[x2.dtype])
+                _check_weak_int(op, x1, codes[d])
             try:
-                return fast_fn(convert(x1, dtypes[x2.dtype]), x2)
+                return fast_fn(convert(x1, codes[d]), x2)
             except Exception as exc:
                 raise fail((x1, x2), exc) from exc
+        elif t1 is SymbolicTensor or t2 is SymbolicTensor:
+            return symbolic((x1, x2))
         return general(x1, x2)
 
     return binary
+
+
+_DTYPE_ATTR = operator.attrgetter("dtype")
 
 
 def _tree_entry(op, fn, native):
@@ -471,20 +554,61 @@ def missing_kernel(op: Op, backend) -> Callable:
 
 # -- declaring ops -----------------------------------------------------------------
 
-_PUBLIC_TEMPLATE = """\
-def _make(_index):
+# The public function of an op with a fast path checks it inline (one Python frame
+# from the caller to the framework's kernel) and calls the entry for everything else.
+# ``_k`` is the fast kernel of the backend in effect, from its ``fast`` table; locals
+# start with an underscore so that no op parameter (tril's ``k``) is shadowed.
+_PLAIN = """\
+def _make(_index, _prepare):
     def op({params}):
         return (_current() or _default()).table[_index]({call})
     return op
 """
+_FOLDED = """\
+def _make(_index, _prepare):
+    def op({params}):
+        _b = _current() or _default()
+        _T, _ok, _k = _b.fast[_index]
+        if {check}:
+{body}
+        return _b.table[_index]({call})
+    return op
+"""
+# the kernel takes the call's own arguments (the tuple is built only if it fails) ...
+_DIRECT = """\
+            try:
+                return _k({call})
+            except Exception as _exc:
+                raise _fail(_b, _index, ({call},), _exc) from _exc"""
+# ... or those the op's prepare hook returns
+_PREPARED = """\
+            _args = _prepare({call})
+            try:
+                return _k(*_args)
+            except Exception as _exc:
+                raise _fail(_b, _index, _args, _exc) from _exc"""
+_CHECKS = {
+    "binary": "type({x}) is _T and type({y}) is _T and (_d := {x}.dtype) is {y}.dtype and _d in _ok",
+    "unary": "type({x}) is _T and {x}.dtype in _ok",
+    "single": "type({x}) is _T and {x}.dtype in _ok",
+}
 _MAKERS: dict[tuple, Callable] = {}
 
 
-def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
-    """The public function: the rule's signature, one table lookup, one call.
+def _fail(backend, index: int, args: tuple, exc: Exception) -> Exception:
+    """The error a public function's inline fast path raises when the kernel fails."""
+    return _diagnose(_BY_INDEX[index], backend, args, exc)
 
-    Code is compiled once per distinct parameter list (import time matters) and
-    the op's table index is bound in a closure cell.
+
+_BY_INDEX: list = []  # OPS's values by index, for _fail
+
+
+def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
+    """The public function: the rule's signature, the op's inline fast path (see
+    `fast_kind`), else one table lookup and one call of the entry.
+
+    Code is compiled once per distinct (template, parameter list) (import time matters)
+    and the op's table index and prepare hook are bound in closure cells.
     """
     params = []
     call = []
@@ -502,13 +626,23 @@ def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
         else:
             params.append(p.name)
             call.append(p.name)
-    key = (tuple(params), tuple(call))
+    kind = fast_kind(op)
+    if kind is not None and any(n.startswith("_") or n == "type" for n in op.params):
+        raise ValueError(f"{op.name}: parameter names must not start with '_' nor be 'type' "
+                         "(the public function's locals)")
+    key = (kind, op.prepare is not None, tuple(params), tuple(call))
     make = _MAKERS.get(key)
     if make is None:
-        src = _PUBLIC_TEMPLATE.format(params=", ".join(params), call=", ".join(call))
+        if kind is None:
+            src = _PLAIN.format(params=", ".join(params), call=", ".join(call))
+        else:
+            x, y = (call + [""])[:2]
+            body = (_DIRECT if op.prepare is None else _PREPARED).format(call=", ".join(call))
+            src = _FOLDED.format(params=", ".join(params), call=", ".join(call), body=body,
+                                 check=_CHECKS[kind].format(x=x, y=y))
         exec(compile(src, "<polyops generated op>", "exec"), namespace)
         make = _MAKERS[key] = namespace.pop("_make")
-    fn = make(op.index)
+    fn = make(op.index, op.prepare)
     fn.__code__ = fn.__code__.replace(co_name=op.name, co_qualname=op.name)
     fn.__name__ = fn.__qualname__ = op.name
     fn.__defaults__ = rule.__defaults__
@@ -575,7 +709,8 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
     from . import _registry
 
     if not _NAMESPACE:
-        _NAMESPACE.update(_current=_registry._CURRENT.get, _default=_registry._default_backend)
+        _NAMESPACE.update(_current=_registry._CURRENT.get, _default=_registry._default_backend,
+                          _fail=_fail)
 
     def decorate(rule):
         op_name = name or rule.__name__
@@ -585,6 +720,7 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
                 prepare, elementwise, tree)
         op.signature = inspect.signature(rule)
         OPS[op_name] = op
+        _BY_INDEX.append(op)
         op.public = _generate_public(op, rule, _NAMESPACE)
         op.operation = _make_operation_class(op)
         return op.public

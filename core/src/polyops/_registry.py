@@ -65,7 +65,8 @@ class Backend:
         self.status = "not loaded"
         self.error: str | None = None
         self.runtime = None
-        self.table: list = []
+        self.table: list = []  # op index -> entry
+        self.fast: list = []  # op index -> the (type, dtypes, kernel) its public function checks
         self.sources: dict[str, str] = {}  # op name -> "native" | "reference" | "host" | "missing"
 
     def __repr__(self):
@@ -128,7 +129,7 @@ class Backend:
         if self.version is None:
             self.version = runtime.version
         self.framework_version = runtime.version
-        table = []
+        table, fast = [], []
         for op in _op.OPS.values():
             kernel = kernels.get(op.name)
             if kernel is not None:
@@ -139,9 +140,11 @@ class Backend:
             else:
                 self.sources[op.name] = "missing"
                 table.append(_op.missing_kernel(op, self))
+                fast.append(_op.NO_FAST)
                 continue
             table.append(_op.make_entry(op, kernel, self))
-        self.table = table
+            fast.append(_op.fast_spec(op, kernel, self))
+        self.table, self.fast = table, fast
 
 
 def _check_api_version(name, plugin, supported):
@@ -298,6 +301,7 @@ def _symbolic_only() -> Backend:
             return entry
 
         b.table = [make(op) for op in _op.OPS.values()]
+        b.fast = [_op.NO_FAST] * len(b.table)
         _SYMBOLIC_ONLY = b
     return _SYMBOLIC_ONLY
 

@@ -67,6 +67,10 @@ class Runtime:
             None: polyops.jit calls the function as it is (numpy).
         device_scope: optional ``(name) -> context manager`` placing new tensors on the
             device ``name`` (one of ``devices()``); None: a scope that does nothing.
+        dtype_code: optional ``tensor -> hashable``, a cheaper read of a native tensor's
+            dtype than ``tensor.dtype`` for the eager fast paths (TensorFlow's ``dtype`` is
+            a Python property and ``tf.DType`` hashes in Python: ``EagerTensor._datatype_enum``
+            costs a tenth); with it, ``dtype_codes`` maps each code to its canonical dtype.
     """
 
     name: str
@@ -81,6 +85,8 @@ class Runtime:
     custom_gradient: Callable | None = None
     jit: Callable | None = None
     device_scope: Callable | None = None
+    dtype_code: Callable | None = None
+    dtype_codes: Mapping[Any, str] | None = None
 
 
 class BackendSpec:

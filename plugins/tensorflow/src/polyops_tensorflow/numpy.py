@@ -15,7 +15,7 @@ import builtins
 import numpy as np
 import tensorflow as tf
 
-from polyops.plugin import pad_index, quantile_plan
+from polyops.plugin import SplitKernel, pad_index, quantile_plan
 
 from .core import NP_DTYPES, TF_DTYPES, EagerTensor
 
@@ -122,19 +122,27 @@ def round(x, decimals):
     return tf.cast(tf.multiply(tf.round(tf.math.truediv(tf.cast(x, tf.float64), f)), f), d)
 
 
-def add(x1, x2):
+def _add(x1, x2):
     if x1.dtype is _BOOL:
         return tf.logical_or(x1, x2)
     return tf.add(x1, x2)
 
 
+# the eager fast paths call tf.add itself for every dtype but bool (no wrapper frame)
+_NOT_BOOL = [name for name in TF_DTYPES if name != "bool"]
+add = SplitKernel(tf.add, _add, _NOT_BOOL)
+
+
 subtract = tf.subtract  # bool raises, as in NumPy
 
 
-def multiply(x1, x2):
+def _multiply(x1, x2):
     if x1.dtype is _BOOL:
         return tf.logical_and(x1, x2)
     return tf.multiply(x1, x2)
+
+
+multiply = SplitKernel(tf.multiply, _multiply, _NOT_BOOL)
 
 
 divide = tf.math.truediv
@@ -529,7 +537,7 @@ def flip(x, axis):
 def dot(x1, x2):
     ra, rb = x1.shape.rank, x2.shape.rank
     if ra == 0 or rb == 0:
-        return multiply(x1, x2)
+        return _multiply(x1, x2)
     if ra == 1 or rb == 1:
         return matmul(x1, x2)
     la = "abcdefghijklmnopqrstuvwxyz"[: ra - 1]
@@ -728,7 +736,7 @@ def gcd(x1, x2):
 
 
 def lcm(x1, x2):
-    return multiply(floor_divide(abs(x1), gcd(x1, x2)), abs(x2))  # lcm(0, 0) = 0 // 0 = 0
+    return _multiply(floor_divide(abs(x1), gcd(x1, x2)), abs(x2))  # lcm(0, 0) = 0 // 0 = 0
 
 
 divide_no_nan = tf.math.divide_no_nan  # 0 where x2 == 0, NaN or inf x1 included
@@ -1117,14 +1125,14 @@ def _narrow(out, d):
 
 
 def outer(x1, x2):
-    return multiply(tf.reshape(x1, _ints((-1, 1))), tf.reshape(x2, _ints((1, -1))))
+    return _multiply(tf.reshape(x1, _ints((-1, 1))), tf.reshape(x2, _ints((1, -1))))
 
 
 def kron(x1, x2):
     a, b = x1.shape.as_list(), x2.shape.as_list()
     nd = builtins.max(len(a), len(b))
     a, b = [1] * (nd - len(a)) + a, [1] * (nd - len(b)) + b
-    p = multiply(tf.reshape(x1, _ints([d for s in a for d in (s, 1)])),
+    p = _multiply(tf.reshape(x1, _ints([d for s in a for d in (s, 1)])),
                  tf.reshape(x2, _ints([d for s in b for d in (1, s)])))
     return tf.reshape(p, _ints([s * t for s, t in zip(a, b)]))
 
@@ -1132,7 +1140,7 @@ def kron(x1, x2):
 def inner(x1, x2):
     ra, rb = x1.shape.rank, x2.shape.rank
     if ra == 0 or rb == 0:
-        return multiply(x1, x2)
+        return _multiply(x1, x2)
     la, lb = _LETTERS[: ra - 1], _LETTERS[ra - 1: ra + rb - 2]
     return _narrow(einsum(f"{la}z,{lb}z->{la}{lb}", _widen(x1), _widen(x2)), x1.dtype)
 
@@ -1149,7 +1157,7 @@ def tensordot(x1, x2, axes):
     a1, a2 = axes
     r1, r2 = x1.shape.rank, x2.shape.rank
     if not a1:  # no contraction: an outer product
-        return multiply(tf.reshape(x1, tf.concat([tf.shape(x1), tf.ones((r2,), _INT32)], 0)), x2)
+        return _multiply(tf.reshape(x1, tf.concat([tf.shape(x1), tf.ones((r2,), _INT32)], 0)), x2)
     d = x1.dtype
     l1 = _LETTERS[:r1]
     l2 = list(_LETTERS[r1: r1 + r2])
