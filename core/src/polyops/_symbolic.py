@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from . import _dtypes
+from ._shapes import normalize_shape as _normalize_shape
+
+_CANONICAL = frozenset(_dtypes.ALLOWED_DTYPES)
 
 
 class Node:
@@ -34,10 +37,17 @@ class SymbolicTensor:
     __array_priority__ = 1000  # numpy defers to our reflected operators
 
     def __init__(self, shape, dtype="float32", name=None):
-        from ._shapes import normalize_shape
-
-        self.shape = normalize_shape(shape, "SymbolicTensor")
-        self.dtype = _dtypes.standardize_dtype(dtype)
+        # rules build their outputs from tuples of ints/None and canonical names: take
+        # those as they are (a few hundred ns a spec), validate anything else
+        if type(shape) is tuple:
+            for d in shape:
+                if d is not None and (type(d) is not int or d < 0):
+                    shape = _normalize_shape(shape, "SymbolicTensor")
+                    break
+        else:
+            shape = _normalize_shape(shape, "SymbolicTensor")
+        self.shape = shape
+        self.dtype = dtype if type(dtype) is str and dtype in _CANONICAL else _dtypes.standardize_dtype(dtype)
         self.name = name
         self._node = None
         self._const = None  # set when the spec stands for a concrete captured value

@@ -52,6 +52,8 @@ def _fmt(op, data_format):
 
 def _ints(op, name, value, n, minimum=1):
     """An int or a sequence of ``n`` ints, each >= ``minimum``, as a tuple of ``n`` ints."""
+    if type(value) is int and value >= minimum:  # the common case (strides=1)
+        return (value,) * n
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         value = (int(value),) * n
     try:
