@@ -62,14 +62,17 @@ _compile_lock = threading.Lock()
 
 
 class _Entry:
-    __slots__ = ("compiled", "request", "lock", "in_types", "out_dtypes")
+    __slots__ = ("compiled", "request", "lock", "in_types", "bf16_in", "out_views")
 
     def __init__(self, compiled, in_types):
         self.compiled = compiled
         self.request = compiled.create_infer_request()
         self.lock = threading.Lock()
         self.in_types = in_types
-        self.out_dtypes = [NP_TYPES[o.get_element_type().get_type_name()] for o in compiled.outputs]
+        # bfloat16 travels as its uint16 bit pattern (numpy has no bf16 buffer format)
+        self.bf16_in = tuple(t == T.bf16 for t in in_types)
+        outs = [NP_TYPES[o.get_element_type().get_type_name()] for o in compiled.outputs]
+        self.out_views = tuple(BF16 if d == BF16 else None for d in outs)
 
 
 def _get_core():
@@ -101,18 +104,22 @@ def _compile(k, build, arrays):
         return entry
 
 
+# The compiled request's own infer: InferRequest.infer (Python) adds a data dispatcher and
+# an OVDict around it.  Inputs are bound by index in the same call; outputs come back as
+# fresh numpy arrays (share_outputs=False), in the model's output order.
+_request_infer = ov._pyopenvino.InferRequest.infer
+_Tensor = ov.Tensor
+
+
 def _infer(request, entry, arrays):
-    for i, (a, t) in enumerate(zip(arrays, entry.in_types)):
-        request.set_input_tensor(i, ov.Tensor(a.view(_U16) if t == T.bf16 else a, a.shape, t))
-    request.infer()
-    results = []
-    for i, dt in enumerate(entry.out_dtypes):
-        data = request.get_output_tensor(i).data
-        out = np.array(data, copy=True)
-        if out.dtype != dt:
-            out = out.view(dt)
-        results.append(out)
-    return results
+    tensors = {}
+    for i, (a, t, bf16) in enumerate(zip(arrays, entry.in_types, entry.bf16_in)):
+        tensors[i] = _Tensor(a.view(_U16) if bf16 else a, a.shape, t)
+    outs = list(_request_infer(request, tensors, False, False).values())
+    for i, view in enumerate(entry.out_views):
+        if view is not None and outs[i].dtype != view:
+            outs[i] = outs[i].view(view)
+    return outs
 
 
 def run(key, build, *inputs):
@@ -130,7 +137,7 @@ def run(key, build, *inputs):
             if not x.flags.c_contiguous:
                 x = x.copy(order="C")
         arrays.append(x)
-    k = (key, tuple((a.shape, a.dtype) for a in arrays))
+    k = (key, *[(a.shape, a.dtype) for a in arrays])
     entry = _cache.get(k)
     if entry is None:
         entry = _compile(k, build, arrays)
