@@ -293,6 +293,15 @@ def average_pool_counts(spatial, pool, strides, outs, pads):
     return _avg_counts(spatial, pool, strides, outs, pads)
 
 
+def static_starts(start_indices):
+    """The ``start_indices`` of slice/slice_update as Python ints (a list or tuple of ints,
+    or an integer numpy array), or None when any is a tensor: the kernel then slices with
+    the framework's dynamic-slice op."""
+    from .ops.core.tensors import _static_starts
+
+    return _static_starts(start_indices)
+
+
 # ----- helpers for control-flow kernels and compilers ------------------------------------
 
 
@@ -331,6 +340,6 @@ def state_scope():
 def trace_discarded() -> bool:
     """Whether the `polyops.jit` trace that just ran read Variables it was not given: core
     traces the function again with them, so a compiler need not compile this trace."""
-    from ._transforms import scope_box
+    from ._transforms import _MISSING
 
-    return bool(scope_box)
+    return bool(_MISSING.get())

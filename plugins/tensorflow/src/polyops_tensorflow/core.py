@@ -10,7 +10,7 @@ import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-from polyops.plugin import Runtime  # noqa: E402
+from polyops.plugin import Runtime, static_starts  # noqa: E402
 
 _NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -570,16 +570,6 @@ def scatter_update(inputs, indices, updates, reduction=None):
     return tf.reshape(out, target)
 
 
-def _starts(start_indices):
-    """The start indices as Python ints, or None when any is a tensor."""
-    if isinstance(start_indices, (list, tuple)) and all(
-            isinstance(s, int) and not isinstance(s, bool) for s in start_indices):
-        return [int(s) for s in start_indices]
-    if isinstance(start_indices, np.ndarray) and start_indices.dtype.kind in "iu":
-        return [int(s) for s in start_indices.reshape(-1)]
-    return None
-
-
 def _count(start_indices):
     """How many start indices are given (-1: not a 1-D sequence, None: unknown)."""
     if isinstance(start_indices, (list, tuple)):
@@ -600,7 +590,7 @@ def slice(inputs, start_indices, shape):
     # compiles a tensor start as a dynamic slice
     sizes = [int(n) for n in shape]
     dims = inputs.shape.as_list()
-    starts = _starts(start_indices)
+    starts = static_starts(start_indices)
     if starts is not None and None not in dims:
         if len(starts) != len(dims) or len(sizes) != len(dims):
             raise ValueError("slice: inputs, start_indices and shape disagree")  # the op
@@ -622,7 +612,7 @@ def slice(inputs, start_indices, shape):
 def slice_update(inputs, start_indices, updates):
     u = updates.shape.as_list()
     dims = inputs.shape.as_list()
-    starts = _starts(start_indices)
+    starts = static_starts(start_indices)
     if len(u) != len(dims) or _count(start_indices) not in (None, len(dims)) or any(
             d is not None and n > d for n, d in zip(u, dims)):
         # the scatter below could broadcast the starts: fail, and the op reports its rule's
