@@ -460,17 +460,21 @@ def _tree_entry(op, fn, native):
     prepare = op.prepare
 
     def tree_entry(*args):
-        for leaf in _tree.leaves(args):
-            if isinstance(leaf, SymbolicTensor):
-                return symbolic(args)
+        bad = None  # the first leaf that is none of those (a symbolic leaf still wins)
         for i, arg in enumerate(args):
             for leaf in _tree.leaves(arg):
-                if not (leaf is None or type(leaf) in _SCALAR_TYPES or isinstance(leaf, native)
+                if isinstance(leaf, SymbolicTensor):
+                    return symbolic(args)
+                if bad is None and not (
+                        leaf is None or type(leaf) in _SCALAR_TYPES or isinstance(leaf, native)
                         or callable(leaf) or type(leaf) is Variable or _numeric_array(leaf)):
-                    name = op.params[min(i, len(op.params) - 1)]
-                    where = f"{name}={leaf!r:.60}" if leaf is arg else f"{leaf!r:.60} in {name}"
-                    raise TypeError(f"{op.name}: expected tensors, arrays, numbers or callables, "
-                                    f"got {type(leaf).__name__} {where}")
+                    bad = i, arg, leaf
+        if bad is not None:
+            i, arg, leaf = bad
+            name = op.params[min(i, len(op.params) - 1)]
+            where = f"{name}={leaf!r:.60}" if leaf is arg else f"{leaf!r:.60} in {name}"
+            raise TypeError(f"{op.name}: expected tensors, arrays, numbers or callables, "
+                            f"got {type(leaf).__name__} {where}")
         if prepare is not None:
             args = prepare(*args)
         return fn(*args)

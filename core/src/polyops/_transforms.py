@@ -111,11 +111,15 @@ class Jitted:
         while True:
             if entry.compiled is None:
                 entry.compiled = rt.jit(self._pure(entry, leaves, treedef, args, kwargs))
-            scope_box.clear()
-            variables = entry.variables
-            flat = entry.compiled(*[v._value for v in variables], *dynamic) if variables \
-                else entry.compiled(*dynamic)
-            missing = scope_box.pop() if scope_box else None
+            box = []  # a trace in this call reports the Variables it read but was not given
+            token = _MISSING.set(box)
+            try:
+                variables = entry.variables
+                flat = entry.compiled(*[v._value for v in variables], *dynamic) if variables \
+                    else entry.compiled(*dynamic)
+            finally:
+                _MISSING.reset(token)
+            missing = box[0] if box else None
             if missing:  # the trace read Variables it did not receive: trace again with them
                 entry.variables.extend(v for v in missing if v not in entry.variables)
                 self._variables.extend(v for v in missing if v not in self._variables)
@@ -164,7 +168,9 @@ class Jitted:
                 _SCOPE.reset(token)
             self.traces += 1
             if scope.missing:
-                scope_box.append(scope.missing)
+                box = _MISSING.get()
+                if box is not None:
+                    box.append(scope.missing)
             out_leaves, entry.out_tree = _tree.flatten(out)
             entry.out_leaves = len(out_leaves)
             entry.out_static = {}
@@ -180,7 +186,9 @@ class Jitted:
         return pure
 
 
-scope_box: list = []  # the Variables a trace read without receiving them (one trace at a time)
+# The list a running trace appends the Variables it read without receiving them to; one per
+# call of a Jitted function, in this context (threads and tasks tracing at once keep theirs).
+_MISSING: contextvars.ContextVar = contextvars.ContextVar("polyops_jit_missing", default=None)
 _STATIC = object()
 _EXACT: dict = {}
 

@@ -120,6 +120,19 @@ def _stack(ys, n, spec_tree, op):
         lambda *ts: None if ts[0] is None else ops.stack(list(ts), axis=0), first, *ys[1:])
 
 
+def _stacked(n, t):
+    """The spec of ``n`` steps of ``t`` stacked on a new leading axis."""
+    return None if t is None else SymbolicTensor((n,) + _spec(t).shape, _spec(t).dtype)
+
+
+def _stacked_rule(op, name, f, xs):
+    """The rule of map and vectorized_map: ``f`` traced on one row's specs, its outputs
+    stacked along a new leading axis of ``xs``'s length."""
+    _callable(op, name, f)
+    n = _leading(op, xs)
+    return _fresh(_tree.map_structure(lambda t: _stacked(n, t), f(_row_spec(_specs(xs)))))
+
+
 def _callable(op, name, f):
     if not callable(f):
         raise TypeError(f"{op}: expected a callable {name}, got {type(f).__name__}")
@@ -138,11 +151,7 @@ def map(f, xs):
     Example:
         >>> polyops.ops.map(lambda x: x * 2, polyops.ops.arange(3))   # [0, 2, 4]
     """
-    _callable("map", "f", f)
-    n = _leading("map", xs)
-    return _fresh(_tree.map_structure(
-        lambda t: None if t is None else SymbolicTensor((n,) + _spec(t).shape, _spec(t).dtype),
-        f(_row_spec(_specs(xs)))))
+    return _stacked_rule("map", "f", f, xs)
 
 
 @map.reference
@@ -169,9 +178,7 @@ def _scan_rule(f, init, xs, length, reverse, unroll):
         raise TypeError(f"scan: f must return a pair (carry, y), got {type(out).__name__}")
     new_carry, y = out
     _check_same("scan", "the carry f returns", carry, new_carry)
-    ys = _tree.map_structure(
-        lambda t: None if t is None else SymbolicTensor((n,) + _spec(t).shape, _spec(t).dtype), y)
-    return carry, ys
+    return carry, _tree.map_structure(lambda t: _stacked(n, t), y)
 
 
 @defop("core", tensors=(), promote=None, tree=True)
@@ -469,11 +476,7 @@ def vectorized_map(function, elements):
     Example:
         >>> polyops.ops.vectorized_map(lambda r: polyops.ops.sum(r), polyops.ops.ones((3, 2)))
     """
-    _callable("vectorized_map", "function", function)
-    n = _leading("vectorized_map", elements)
-    return _fresh(_tree.map_structure(
-        lambda t: None if t is None else SymbolicTensor((n,) + _spec(t).shape, _spec(t).dtype),
-        function(_row_spec(_specs(elements)))))
+    return _stacked_rule("vectorized_map", "function", function, elements)
 
 
 @vectorized_map.reference
