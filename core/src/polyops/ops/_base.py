@@ -56,6 +56,12 @@ def binary(name, *, family="numpy", promote=_promote.same, out=None, doc="", par
     a, b = params
 
     def rule(x1, x2):
+        if type(x1) is SymbolicTensor and type(x2) is SymbolicTensor:  # the common case
+            dtype, _ = promote((x1.dtype, x2.dtype))
+            shape = x1.shape
+            if x2.shape != shape:
+                shape = broadcast_shapes(shape, x2.shape, op=name)
+            return SymbolicTensor(shape, out or dtype)
         check_tensor(name, a, x1)
         check_tensor(name, b, x2)
         dtype, _ = promote((key(x1), key(x2)))
