@@ -293,6 +293,18 @@ def average_pool_counts(spatial, pool, strides, outs, pads):
     return _avg_counts(spatial, pool, strides, outs, pads)
 
 
+def erf_polynomials() -> dict[str, tuple]:
+    """The polynomial coefficients (highest degree first) core's references use for erf,
+    erfc and erfinv in float32, so a kernel built from the same polynomials matches them:
+    ``"erf"`` (Cephes erff: erf(x) = x T(x^2), |x| < 1), ``"erfc_p"``/``"erfc_r"``
+    (erfc(x) = exp(-x^2)/x P(1/x^2) for 1 <= x < 2, R(1/x^2) beyond),
+    ``"erfinv_central"``/``"erfinv_tail"`` (Giles 2011, in w - 2.5 and sqrt(w) - 3)."""
+    from .ops.math import functions as f
+
+    return {"erf": f._ERF_T, "erfc_p": f._ERFC_P, "erfc_r": f._ERFC_R,
+            "erfinv_central": f._ERFINV_CENTRAL, "erfinv_tail": f._ERFINV_TAIL}
+
+
 def static_starts(start_indices):
     """The ``start_indices`` of slice/slice_update as Python ints (a list or tuple of ints,
     or an integer numpy array), or None when any is a tensor: the kernel then slices with

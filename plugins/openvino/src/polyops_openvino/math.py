@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyops.ops.math import functions as _f
-from polyops.plugin import reference
+from polyops.plugin import erf_polynomials, reference
 
 from ._graph import T, axes_const, const, etype, ops, run, run1, to
 from .numpy import _flip, _up
+
+_POLY = erf_polynomials()
 
 _HALF = frozenset({T.f16, T.bf16})
 _FLOAT = frozenset({T.f16, T.bf16, T.f32, T.f64})
@@ -61,7 +62,7 @@ def _polyval(coeffs, x):
 
 
 def _erf_small(x):
-    return ops.multiply(x, _polyval(_f._ERF_T, ops.multiply(x, x)))
+    return ops.multiply(x, _polyval(_POLY["erf"], ops.multiply(x, x)))
 
 
 def _erfc_large(a):
@@ -72,7 +73,7 @@ def _erfc_large(a):
                      ops.exp(ops.negative(ops.multiply(ops.subtract(a, h), ops.add(a, h)))))
     q = ops.divide(_c(1.0), a)
     y = ops.multiply(q, q)
-    p = ops.select(ops.less(a, _c(2.0)), _polyval(_f._ERFC_P, y), _polyval(_f._ERFC_R, y))
+    p = ops.select(ops.less(a, _c(2.0)), _polyval(_POLY["erfc_p"], y), _polyval(_POLY["erfc_r"], y))
     return ops.select(big, _c(0.0), ops.multiply(ops.multiply(z, q), p))
 
 
@@ -94,8 +95,8 @@ def _erfinv_make(x):
     inside = ops.less(a, _c(1.0))
     xs = ops.select(inside, x, _c(0.0))
     w = ops.negative(ops.log(ops.multiply(ops.subtract(_c(1.0), xs), ops.add(_c(1.0), xs))))
-    central = _polyval(_f._ERFINV_CENTRAL, ops.subtract(w, _c(2.5)))
-    tail = _polyval(_f._ERFINV_TAIL, ops.subtract(ops.sqrt(ops.maximum(w, _c(5.0))), _c(3.0)))
+    central = _polyval(_POLY["erfinv_central"], ops.subtract(w, _c(2.5)))
+    tail = _polyval(_POLY["erfinv_tail"], ops.subtract(ops.sqrt(ops.maximum(w, _c(5.0))), _c(3.0)))
     y = ops.multiply(ops.select(ops.less(w, _c(5.0)), central, tail), xs)
     edge = ops.select(ops.equal(a, _c(1.0)), ops.multiply(x, _c(np.inf)), _c(np.nan))
     return ops.select(inside, y, edge)
