@@ -55,10 +55,13 @@ def _kind(x):
 
 def _bshape(*xs):
     shapes = [x.shape if type(x) is np.ndarray else np.shape(x) for x in xs]
-    for s in shapes[1:]:
-        if s != shapes[0]:  # (equal shapes, the common case, skip numpy's 3 us)
-            return np.broadcast_shapes(*shapes)
-    return shapes[0]
+    out = shapes[0]
+    for s in shapes[1:]:  # equal shapes and scalars, the common cases, skip numpy's 3 us
+        if s != out and s != ():
+            if out != ():
+                return np.broadcast_shapes(*shapes)
+            out = s
+    return out
 
 
 def _ew(key, build, out_dtype, *xs):
