@@ -281,18 +281,14 @@ class _Fast:
         return (self.T, self.ok, self.fast_fn)
 
 
-def fast_spec(op: Op, fn: Callable, backend) -> tuple:
-    """The ``(type, dtypes, kernel)`` that ``op``'s public function checks inline on
-    ``backend`` before it calls the entry (NO_FAST: none)."""
-    return _Fast(op, fn, backend.runtime).folded()
-
-
-def make_entry(op: Op, fn: Callable, backend) -> Callable:
-    """The eager callable for ``op`` on ``backend``: promotion + kernel ``fn``."""
+def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Callable:
+    """The eager callable for ``op`` on ``backend``: promotion + kernel ``fn``.  ``fast``:
+    the op's `_Fast` on this backend, when the caller has it already (the registry, which
+    also puts ``fast.folded()`` in the backend's table for the public function)."""
     rt = backend.runtime
     native = rt.tensor_types
     dtypes = rt.dtypes
-    f = _Fast(op, fn, rt)
+    f = fast if fast is not None else _Fast(op, fn, rt)
     fn, fast_fn = f.general_fn, f.fast_fn
     convert = rt.convert_to_tensor
     supported = frozenset(dtypes.values())

@@ -142,8 +142,9 @@ class Backend:
                 table.append(_op.missing_kernel(op, self))
                 fast.append(_op.NO_FAST)
                 continue
-            table.append(_op.make_entry(op, kernel, self))
-            fast.append(_op.fast_spec(op, kernel, self))
+            spec = _op._Fast(op, kernel, runtime)  # once for the entry and the public function
+            table.append(_op.make_entry(op, kernel, self, spec))
+            fast.append(spec.folded())
         self.table, self.fast = table, fast
 
 
