@@ -559,13 +559,13 @@ def missing_kernel(op: Op, backend) -> Callable:
 # ``_k`` is the fast kernel of the backend in effect, from its ``fast`` table; locals
 # start with an underscore so that no op parameter (tril's ``k``) is shadowed.
 _PLAIN = """\
-def _make(_index, _prepare):
+def _make(_index, _prepare, _op):
     def op({params}):
         return (_current() or _default()).table[_index]({call})
     return op
 """
 _FOLDED = """\
-def _make(_index, _prepare):
+def _make(_index, _prepare, _op):
     def op({params}):
         _b = _current() or _default()
         _T, _ok, _k = _b.fast[_index]
@@ -579,28 +579,21 @@ _DIRECT = """\
             try:
                 return _k({call})
             except Exception as _exc:
-                raise _fail(_b, _index, ({call},), _exc) from _exc"""
+                raise _diagnose(_op, _b, ({call},), _exc) from _exc"""
 # ... or those the op's prepare hook returns
 _PREPARED = """\
             _args = _prepare({call})
             try:
                 return _k(*_args)
             except Exception as _exc:
-                raise _fail(_b, _index, _args, _exc) from _exc"""
+                raise _diagnose(_op, _b, _args, _exc) from _exc"""
+_ONE_TENSOR = "type({x}) is _T and {x}.dtype in _ok"
 _CHECKS = {
     "binary": "type({x}) is _T and type({y}) is _T and (_d := {x}.dtype) is {y}.dtype and _d in _ok",
-    "unary": "type({x}) is _T and {x}.dtype in _ok",
-    "single": "type({x}) is _T and {x}.dtype in _ok",
+    "unary": _ONE_TENSOR,
+    "single": _ONE_TENSOR,
 }
 _MAKERS: dict[tuple, Callable] = {}
-
-
-def _fail(backend, index: int, args: tuple, exc: Exception) -> Exception:
-    """The error a public function's inline fast path raises when the kernel fails."""
-    return _diagnose(_BY_INDEX[index], backend, args, exc)
-
-
-_BY_INDEX: list = []  # OPS's values by index, for _fail
 
 
 def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
@@ -608,7 +601,7 @@ def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
     `fast_kind`), else one table lookup and one call of the entry.
 
     Code is compiled once per distinct (template, parameter list) (import time matters)
-    and the op's table index and prepare hook are bound in closure cells.
+    and the op's table index, prepare hook and record are bound in closure cells.
     """
     params = []
     call = []
@@ -642,7 +635,7 @@ def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
                                  check=_CHECKS[kind].format(x=x, y=y))
         exec(compile(src, "<polyops generated op>", "exec"), namespace)
         make = _MAKERS[key] = namespace.pop("_make")
-    fn = make(op.index, op.prepare)
+    fn = make(op.index, op.prepare, op)
     fn.__code__ = fn.__code__.replace(co_name=op.name, co_qualname=op.name)
     fn.__name__ = fn.__qualname__ = op.name
     fn.__defaults__ = rule.__defaults__
@@ -710,7 +703,7 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
 
     if not _NAMESPACE:
         _NAMESPACE.update(_current=_registry._CURRENT.get, _default=_registry._default_backend,
-                          _fail=_fail)
+                          _diagnose=_diagnose)
 
     def decorate(rule):
         op_name = name or rule.__name__
@@ -720,7 +713,6 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
                 prepare, elementwise, tree)
         op.signature = inspect.signature(rule)
         OPS[op_name] = op
-        _BY_INDEX.append(op)
         op.public = _generate_public(op, rule, _NAMESPACE)
         op.operation = _make_operation_class(op)
         return op.public
