@@ -29,7 +29,15 @@ from ._state import Variable
 from ._symbolic import Node, SymbolicTensor
 
 OPS: dict[str, "Op"] = {}
-"""Every op, by name, in definition order; ``op.index`` is its slot in a table."""
+"""Every op defined so far, by name, in definition order; ``op.index`` is its slot in a
+table.  The op families load lazily (``polyops.ops``): read it through `every_op`."""
+
+
+def every_op() -> dict[str, "Op"]:
+    """`OPS` with every op family loaded (``import polyops`` alone defines none)."""
+    from . import ops  # noqa: F401  (defines every op)
+
+    return OPS
 
 _SCALARS = (bool, int, float, complex)
 _SCALAR_TYPES = frozenset(_SCALARS)  # exact types: NumPy scalars are arrays, not weak

@@ -99,8 +99,10 @@ class Backend:
     def _load(self):
         import pluggy
 
-        from . import _op, ops  # noqa: F401  (defines every op)
+        from . import _op
         from .plugin import SUPPORTED_API_VERSIONS, BackendSpec
+
+        all_ops = _op.every_op()
 
         pm = pluggy.PluginManager("polyops")
         pm.add_hookspecs(BackendSpec)
@@ -123,14 +125,14 @@ class Backend:
         # pluggy calls the highest-priority implementation first; it must win.
         for contribution in reversed(pm.hook.polyops_kernels(backend=self.name)):
             kernels.update(contribution or {})
-        for name in sorted(set(kernels) - set(_op.OPS)):
+        for name in sorted(set(kernels) - set(all_ops)):
             _report(f"{self.name}: kernel for unknown op {name!r} ignored")
         self.runtime = runtime
         if self.version is None:
             self.version = runtime.version
         self.framework_version = runtime.version
         table, fast = [], []
-        for op in _op.OPS.values():
+        for op in all_ops.values():
             kernel = kernels.get(op.name)
             if kernel is not None:
                 self.sources[op.name] = "native"
@@ -285,7 +287,7 @@ def _symbolic_only() -> Backend:
     """A stand-in used when no backend is installed: symbolic calls still infer."""
     global _SYMBOLIC_ONLY
     if _SYMBOLIC_ONLY is None:
-        from . import _op, ops  # noqa: F401
+        from . import _op
 
         b = Backend("none")
         b.status = "loaded"
@@ -301,7 +303,7 @@ def _symbolic_only() -> Backend:
 
             return entry
 
-        b.table = [make(op) for op in _op.OPS.values()]
+        b.table = [make(op) for op in _op.every_op().values()]
         b.fast = [_op.NO_FAST] * len(b.table)
         _SYMBOLIC_ONLY = b
     return _SYMBOLIC_ONLY

@@ -118,8 +118,9 @@ def kernels_from(*modules, ops: Mapping | None = None) -> dict[str, Callable]:
     ops of that module's family are ignored.
     """
     if ops is None:
-        from . import ops as _defines_every_op  # noqa: F401
-        from ._op import OPS as ops
+        from ._op import every_op
+
+        ops = every_op()
     found: dict[str, Callable] = {}
     for module in modules:
         family = module.__name__.rsplit(".", 1)[-1]
@@ -183,10 +184,9 @@ def reference(name: str) -> Callable | None:
     A kernel may fall back to it for inputs its framework does not cover (a rare dtype
     or mode); it takes the kernel's positional arguments and runs on the current backend.
     """
-    from . import ops as _defines_every_op  # noqa: F401
-    from ._op import OPS
+    from ._op import every_op
 
-    return OPS[name].ref
+    return every_op()[name].ref
 
 
 def pad_index(n: int, before: int, after: int, mode: str):
