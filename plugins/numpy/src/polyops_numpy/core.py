@@ -38,8 +38,17 @@ RUNTIME = Runtime(
 )
 
 
+_BF16 = NP_DTYPES["bfloat16"]
+
+
 def cast(x, dtype):
-    return np.asarray(x).astype(NP_DTYPES[dtype])
+    x = np.asarray(x)
+    nd = NP_DTYPES[dtype]
+    if x.dtype == _BF16 and nd.kind in "iu":
+        # ml_dtypes 0.7 converts bfloat16 -> int8 directly (300 -> 0); through float32, which
+        # holds every bfloat16 exactly, NumPy's float -> int rule applies (300 -> 44)
+        x = x.astype(np.float32)
+    return x.astype(nd)
 
 
 # ----- scatter / slice (control flow keeps core's references: they are the Python loops)
