@@ -146,6 +146,20 @@ def generate():
         ("einsum-bad-letter", lambda: ops.einsum("i1,i->", x[0], x[0]), ValueError, ("einsum", "'1'")),
         ("round-decimals", lambda: ops.round(x, 1.5), TypeError, ("round", "1.5")),
         ("full-tensor-fill", lambda: ops.full((2,), SymbolicTensor((2,))), TypeError, ("full", "SymbolicTensor")),
+        # out-of-range indices and labels (more in tests/test_indices.py)
+        ("take-index-range", lambda: ops.take(x, np.array([6], "int32")), polyops.IndexOutOfRangeError,
+         ("take", "got 6")),
+        ("take_along_axis-index-range", lambda: ops.take_along_axis(x, np.array([[0], [-4]], "int32"), 1),
+         polyops.IndexOutOfRangeError, ("take_along_axis", "got -4")),
+        ("one_hot-label-range", lambda: ops.one_hot(np.array([3], "int32"), 3), polyops.IndexOutOfRangeError,
+         ("one_hot", "got 3")),
+        ("scatter-index-range", lambda: ops.scatter(np.array([[4]], "int32"), x[0, :1], (4,)),
+         polyops.IndexOutOfRangeError, ("scatter", "got 4")),
+        ("scatter_update-index-range", lambda: ops.scatter_update(x, np.array([[2]], "int32"), x[:1]),
+         polyops.IndexOutOfRangeError, ("scatter_update", "got 2")),
+        ("sparse_categorical_crossentropy-label-range",
+         lambda: ops.sparse_categorical_crossentropy(np.array([0, 3], "int32"), x),
+         polyops.IndexOutOfRangeError, ("sparse_categorical_crossentropy", "got 3")),
     ]
     return cases + extra
 

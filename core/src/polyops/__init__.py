@@ -12,8 +12,10 @@ from ._dtypes import result_type as result_type
 from ._dtypes import standardize_dtype as standardize_dtype
 from ._function import Function as Function
 from ._op import EagerOnlyError as EagerOnlyError
+from ._op import IndexOutOfRangeError as IndexOutOfRangeError
 from ._op import KernelError as KernelError
 from ._op import MissingKernelError as MissingKernelError
+from ._op import NotDifferentiableError as NotDifferentiableError
 from ._op import Operation as Operation
 from ._registry import BackendLoadError as BackendLoadError
 from ._registry import BackendNotFoundError as BackendNotFoundError
@@ -62,8 +64,10 @@ __all__ = [
     "EagerOnlyError",
     "JitFallbackWarning",
     "Function",
+    "IndexOutOfRangeError",
     "KernelError",
     "MissingKernelError",
+    "NotDifferentiableError",
     "Operation",
     "PolyopsPluginWarning",
     "SymbolicTensor",

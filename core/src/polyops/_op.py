@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 import operator
+import re
 from typing import Any, Callable
 
 import numpy as np
@@ -48,6 +49,13 @@ class KernelError(RuntimeError):
     """A backend's kernel failed on input that the op's rule accepts."""
 
 
+class IndexOutOfRangeError(IndexError, ValueError):
+    """An index (a gather's or scatter's index, a class label) outside its axis, found
+    eagerly.  An IndexError, as NumPy raises, and a ValueError, as polyops raises for bad
+    values, so either ``except`` catches it.  Under a trace the op's documented
+    out-of-range result applies instead (docs/numerics.md)."""
+
+
 class MissingKernelError(NotImplementedError):
     """The selected backend has neither a kernel nor a reference for the op."""
 
@@ -74,6 +82,12 @@ class SplitKernel:
 class EagerOnlyError(TypeError):
     """An op that computes on the host (or reads a data-dependent size) was called under
     a trace (jax.jit, tf.function), where tensor values do not exist yet."""
+
+
+class NotDifferentiableError(NotImplementedError):
+    """A gradient was asked through an op that cannot give it on this backend (its values
+    come from a host computation outside the autodiff tape, or the math has no gradient
+    there): raised instead of returning zeros."""
 
 
 class Op:
@@ -529,7 +543,8 @@ def _checked_infer(op, v):
 
 def _diagnose(op, backend, args, exc):
     """Turn a kernel failure into the op's own error, the same type on every backend."""
-    if isinstance(exc, (KernelError, MissingKernelError, EagerOnlyError)):
+    if isinstance(exc, (KernelError, MissingKernelError, EagerOnlyError, NotDifferentiableError,
+                        IndexOutOfRangeError)):  # already the op's own error
         return exc
     try:
         specs = _map_tensors(op, args, spec_of)
@@ -538,14 +553,42 @@ def _diagnose(op, backend, args, exc):
         return rule_exc
     except Exception:  # the rule itself could not cope; report the kernel's failure
         pass
-    shapes = [
-        (getattr(v, "shape", None) and tuple(v.shape), str(getattr(v, "dtype", type(v).__name__)))
-        for _, _, v in _slot_values(op, args)
-    ]
+    inputs = ", ".join(_describe(v, backend.runtime) for _, _, v in _slot_values(op, args))
     return KernelError(
-        f"{op.name}: the {backend.name} kernel failed on inputs {shapes}: "
-        f"{type(exc).__name__}: {exc}"
+        f"{op.name}: the {backend.name} kernel failed on inputs ({inputs}): "
+        f"{type(exc).__name__}: {_framework_message(exc)}"
     )
+
+
+def _describe(v, rt) -> str:
+    """An operand in polyops' words: ``float32[2, 3]``, or a Python value's type."""
+    dtype = getattr(v, "dtype", None)
+    shape = getattr(v, "shape", None)
+    if dtype is None or shape is None:
+        return type(v).__name__
+    try:
+        name = rt.dtypes.get(dtype) or _dtypes.standardize_dtype(dtype)
+    except (TypeError, ValueError):
+        name = str(dtype)
+    return f"{name}{list(shape)}"
+
+
+# What frameworks wrap around their own message: tf's graph-function node path and op
+# suffix, C++ source locations (openvino, torch inductor), and openvino's node names.
+_INTERNALS = re.compile(
+    r"\{\{function_node [^}]*\}\}\s*"
+    r"|\s*\[Op:[^\]]*\](?: name: \S*)?"
+    r"|(?:Exception from )?\S*/\S+\.(?:cpp|cc|hpp|h|c|py)(?::\d+)*[:,]?\s*"
+    r"|Node \S+ of type \S+\s*|Check '.*?' failed at\s*"
+)
+
+
+def _framework_message(exc: BaseException) -> str:
+    """``exc``'s message on one line, without the framework's internals (a reader cannot
+    act on them; the chained exception keeps the original)."""
+    lines = (_INTERNALS.sub(" ", line).strip() for line in str(exc).splitlines())
+    text = " ".join(line for line in lines if line)
+    return text[:400] + (" ..." if len(text) > 400 else "")
 
 
 def missing_kernel(op: Op, backend) -> Callable:

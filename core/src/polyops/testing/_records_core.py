@@ -96,10 +96,10 @@ RECORDS = [
     # k < rank: each index row places a whole (3,) row; batched (2, 2, 1) indices
     OpRecord("scatter", id="scatter-rows", np_fn=_scatter_np, kwargs=dict(shape=(5, 3)),
              make=_scatter_make((2, 2, 1), 0, 5, (2, 2, 3)), dtypes=_FI),
-    # k == rank, negative indices wrap, out-of-range rows are dropped
-    OpRecord("scatter", id="scatter-full-negative-dropped", np_fn=_scatter_np,
+    # k == rank, negative indices wrap (out-of-range ones: tests/test_indices.py)
+    OpRecord("scatter", id="scatter-full-negative", np_fn=_scatter_np,
              kwargs=dict(shape=(3, 4)), dtypes=_FI,
-             make=lambda dtype, rng: [_idx([0, 1], [-1, -4], [2, 2], [3, 0], [0, 9], [-4, 0]),
+             make=lambda dtype, rng: [_idx([0, 1], [-1, -4], [2, 2], [-3, 0], [0, -1], [1, 3]),
                                       _arr(dtype, rng, (6,))]),
 ]
 
@@ -107,8 +107,8 @@ RECORDS += [
     # reduction=None: the last of duplicate updates wins (row 1 gets updates[2])
     OpRecord("scatter_update", np_fn=_scatter_update_np, dtypes=_FIB,
              make=_update_make((5, 3), [[1], [3], [1]], (3, 3))),
-    OpRecord("scatter_update", id="scatter_update-full-negative-dropped", np_fn=_scatter_update_np,
-             make=_update_make((3, 4), [[0, 0], [-1, -1], [2, 7], [-5, 0], [0, 0]], (5,)),
+    OpRecord("scatter_update", id="scatter_update-full-negative", np_fn=_scatter_update_np,
+             make=_update_make((3, 4), [[0, 0], [-1, -1], [2, 3], [-3, 0], [0, 0]], (5,)),
              dtypes=_FI),
     # updates of another dtype are cast to the inputs' dtype
     OpRecord("scatter_update", id="scatter_update-cast-updates", np_fn=_scatter_update_np,
@@ -118,7 +118,7 @@ for _r in ("add", "max", "min", "mul"):
     RECORDS.append(OpRecord(
         "scatter_update", id=f"scatter_update-{_r}", kwargs=dict(reduction=_r),
         np_fn=_scatter_update_np, dtypes=("float32", "int32"),
-        make=_update_make((4, 2), [[1], [3], [1], [-3], [6]], (5, 2))))
+        make=_update_make((4, 2), [[1], [3], [1], [-3], [-4]], (5, 2))))
 
 
 # ----- slice / slice_update ---------------------------------------------------------------------

@@ -797,28 +797,16 @@ def take(x, indices, axis):
         if axis is None:
             p = ops.reshape(p, axes_const([-1]), False)
             ax = 0
+        # indices outside [-n, n) read 0: polyops' policy under a trace (eagerly core raised
+        # on them); Gather itself reads whatever lies there on the CPU
         i = _conv(i, _I32)
-        g = ops.gather(p, i, const(ax, T.i64))
         bad = ops.logical_or(ops.less(i, const(-n, _I32)), ops.greater_equal(i, const(n, _I32)))
-        flag = ops.reduce_logical_or(bad, axes_const(range(len(ishape))), False)
-        return [g, flag]
+        g = ops.gather(p, ops.select(bad, const(0, _I32), i), const(ax, T.i64))
+        rest = len(out) - ax - len(ishape)
+        bad = ops.reshape(bad, axes_const([1] * ax + list(ishape) + [1] * rest), False)
+        return ops.select(bad, ops.convert_like(const(0, _I32), g), g)
 
-    g, flag = run(("take", axis), build, x, indices)
-    if _out_of_bounds(flag, indices, n):
-        raise IndexError(f"take: index out of bounds for axis of size {n}")
-    return g
-
-
-def _out_of_bounds(flag, indices, n) -> bool:
-    """A gather's out-of-bounds flag.  Under polyops.jit the flag is a node: indices known
-    on the host are checked there; indices computed in the model are not checked (a
-    compiled model cannot raise, as under jax.jit)."""
-    if not is_lazy(flag):
-        return bool(flag)
-    if is_lazy(indices):
-        return False
-    i = np.asarray(indices)
-    return bool(np.any((i < -n) | (i >= n)))
+    return run1(("take", axis), build, x, indices)
 
 
 # ===== linear algebra ===============================================================
@@ -1746,18 +1734,19 @@ def take_along_axis(x, indices, axis):
         if xs != xshape:
             p = ops.broadcast(p, axes_const(list(xshape) + extra))
         i = ops.broadcast(i, axes_const(out)) if ish != out else i
+        # indices outside [-n, n) read 0: polyops' policy under a trace (eagerly core
+        # raised on them); GatherElements itself fails on them
         bad = ops.logical_or(ops.less(i, const(-n, _I32)), ops.greater_equal(i, const(n, _I32)))
-        flag = ops.reduce_logical_or(bad, axes_const(range(len(out))), False)
         i = ops.select(ops.less(i, const(0, _I32)), ops.add(i, const(n, _I32)), i)
+        i = ops.select(bad, const(0, _I32), i)
         if wide:
             i = ops.broadcast(ops.unsqueeze(i, const(len(out), T.i64)), axes_const(list(out) + [2]))
-        return [ops.gather_elements(p, i, axis), flag]
+            bad = ops.unsqueeze(bad, const(len(out), T.i64))
+        g = ops.gather_elements(p, i, axis)
+        return ops.select(bad, ops.convert_like(const(0, _I32), g), g)
 
     xb, undo = _bits32(x)
-    g, flag = run(("take_along_axis", axis), build, xb, indices)
-    if _out_of_bounds(flag, indices, n):
-        raise IndexError(f"take_along_axis: index out of bounds for axis of size {n}")
-    return undo(g)
+    return undo(run1(("take_along_axis", axis), build, xb, indices))
 
 
 def pad(x, pad_width, mode, constant_values):

@@ -15,6 +15,7 @@ from ... import _dtypes, _promote
 from ..._op import defop
 from ..._symbolic import SymbolicTensor
 from .._base import dtype_arg, key, shape_of, spec
+from .._indices import check_rows
 from .base import cast, convert_to_tensor
 from .base import dtype as _dtype_of
 from .base import shape as _shape_of
@@ -70,6 +71,7 @@ def _check_updates(op, ishape, vshape, target, what):
 def _scatter_prepare(indices, values, shape):
     shape = _scatter_shape("scatter", shape)
     _check_updates("scatter", tuple(_shape_of(indices)), tuple(_shape_of(values)), shape, "values")
+    check_rows("scatter", indices, shape)
     return indices, values, shape
 
 
@@ -79,7 +81,8 @@ def scatter(indices, values, shape):
 
     ``indices`` has shape ``(..., k)``: each row indexes the first ``k`` dims of ``shape``
     (negative entries count from the end); ``values`` has shape ``indices.shape[:-1] +
-    shape[k:]``.  Values at duplicate indices add up.  Indices out of range are dropped.
+    shape[k:]``.  Values at duplicate indices add up.  An index outside ``[-d, d)`` raises
+    `polyops.IndexOutOfRangeError` eagerly; under a trace its row is dropped.
     The result has ``values``'s dtype.  Keras: ``keras.ops.scatter``; TF:
     ``tf.scatter_nd``.
 
@@ -143,7 +146,8 @@ def _scatter_ref(indices, values, shape):
 
 # Kernel contract: scatter(indices, values, shape) gets int32 indices (..., k), values of the
 # result dtype and shape a tuple of ints; duplicates add (bool: logical or), negative
-# indices wrap once, out-of-range rows are dropped.
+# indices wrap once, out-of-range rows are dropped (only under a trace: eagerly the prepare
+# hook raises first).
 
 
 @_promote.cached
@@ -171,6 +175,7 @@ def _scatter_update_prepare(inputs, indices, updates, reduction=None):
         raise ValueError(f"scatter_update: expected indices of shape (N, k), got {ishape}")
     _check_updates("scatter_update", ishape, tuple(_shape_of(updates)),
                    tuple(_shape_of(inputs)), "updates")
+    check_rows("scatter_update", indices, tuple(_shape_of(inputs)))
     return inputs, indices, updates, _reduction("scatter_update", reduction)
 
 
@@ -179,8 +184,9 @@ def _scatter_update_prepare(inputs, indices, updates, reduction=None):
 def scatter_update(inputs, indices, updates, reduction=None):
     """``inputs`` with ``updates`` written at ``indices`` (``inputs[indices] = updates``).
 
-    ``indices`` has shape ``(N, k)`` (negative entries count from the end; rows out of
-    range are dropped) and ``updates`` ``(N,) + inputs.shape[k:]``, cast to ``inputs``'s
+    ``indices`` has shape ``(N, k)`` (negative entries count from the end; an entry outside
+    ``[-d, d)`` raises `polyops.IndexOutOfRangeError` eagerly, and under a trace its row is
+    dropped) and ``updates`` ``(N,) + inputs.shape[k:]``, cast to ``inputs``'s
     dtype.  ``reduction``: None replaces, and at duplicate indices the *last* update wins
     (on every backend); "add", "max", "min" and "mul" combine every update at an index with
     the input value.  Keras: ``keras.ops.scatter_update``.
@@ -232,7 +238,7 @@ def _scatter_update_ref(inputs, indices, updates, reduction=None):
 # Kernel contract: scatter_update(inputs, indices, updates, reduction) gets int32 indices
 # (N, k), updates of inputs's dtype and a canonical reduction (None/"add"/"max"/"min"/
 # "mul"); None: the last of duplicate updates wins; negative indices wrap once;
-# out-of-range rows are dropped.
+# out-of-range rows are dropped (only under a trace: eagerly the prepare hook raises first).
 
 
 # ----- slice / slice_update ------------------------------------------------------------------

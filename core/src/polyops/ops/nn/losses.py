@@ -12,11 +12,12 @@ from ..._op import defop
 from ..._shapes import canonicalize_axis
 from ..._symbolic import SymbolicTensor
 from .._base import dtype_arg, from_host, int_arg, key, shape_of, spec, to_host
+from .._indices import check_index, concrete
 from ..core import cast
 from ..core import shape as _shape
 from ..numpy import (
     add, any, arange, argmax, argsort, clip, concatenate, divide, einsum, equal, exp,
-    expand_dims, full, get_item, greater_equal, log, log1p, logaddexp, max, maximum,
+    expand_dims, full, get_item, greater_equal, less, log, log1p, logaddexp, max, maximum,
     moveaxis, multiply, negative, reshape, squeeze, subtract, sum, take_along_axis,
     where,
 )
@@ -111,26 +112,29 @@ def _hot_checks(op, num_classes, sparse):
 
 def _one_hot_prepare(x, num_classes, axis=-1, dtype=None, sparse=False):
     n = _hot_checks("one_hot", num_classes, sparse)
+    check_index("one_hot", x, n, f"(num_classes={n})", wrap=False, what="class indices")
     return x, n, _hot_axis("one_hot", axis, len(x.shape)), dtype_arg("one_hot", dtype), False
 
 
 # Kernel contract: one_hot(x, num_classes, axis, dtype, sparse): x an integer tensor (its
 # own int dtype, 64-bit demoted), num_classes an int >= 0, axis canonical in [0, x.ndim],
 # dtype a canonical dtype string, sparse False.  Returns x.shape with num_classes inserted at
-# axis, in dtype: 1 where x == class, 0 elsewhere (negative/out-of-range x: all zeros).
+# axis, in dtype: 1 where x == class, 0 elsewhere (negative/out-of-range x: all zeros; only
+# under a trace: eagerly the prepare hook raises first).
 @defop("nn", tensors=("x",), promote=_index_promote, prepare=_one_hot_prepare)
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     """One-hot encoding of integer class indices ``x``: ``num_classes`` zeros and ones along
     a new ``axis``.
 
-    Keras: ``keras.ops.one_hot`` (``jax.nn.one_hot``, ``tf.one_hot``).  Negative or
-    out-of-range indices give an all-zero vector, as in Keras.  The result dtype is
+    Keras: ``keras.ops.one_hot`` (``jax.nn.one_hot``, ``tf.one_hot``).  An index outside
+    ``[0, num_classes)`` (negative ones included) raises `polyops.IndexOutOfRangeError`
+    eagerly; under a trace it gives an all-zero vector, as Keras does.  The result dtype is
     ``dtype`` (default floatx); ``x`` must be an integer (or bool) tensor: floats raise
     TypeError.  ``sparse=True`` is not supported (ValueError).
 
     Example:
-        >>> polyops.ops.one_hot(polyops.ops.convert_to_tensor([1, 3, -1]), 4)
-        # [[0, 1, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0]]
+        >>> polyops.ops.one_hot(polyops.ops.convert_to_tensor([1, 3, 0]), 4)
+        # [[0, 1, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0]]
     """
     n = _hot_checks("one_hot", num_classes, sparse)
     shape = list(shape_of(x))
@@ -162,6 +166,7 @@ def _multi_hot_prepare(inputs, num_classes=None, axis=-1, dtype=None, sparse=Fal
     nd = len(inputs.shape)
     if nd == 0:
         raise ValueError(f"multi_hot: expected inputs of rank >= 1, got shape={tuple(inputs.shape)}")
+    check_index("multi_hot", inputs, n, f"(num_classes={n})", wrap=False, what="class indices")
     return inputs, n, _hot_axis("multi_hot", axis, nd), dtype_arg("multi_hot", dtype), False
 
 
@@ -177,7 +182,8 @@ def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False):
     axis at ``axis``) is max-reduced over its axis 1 (axis 0 for 1-d inputs), so a
     (batch, n) input gives (batch, num_classes).  The result dtype is ``dtype`` (default
     floatx; Keras' symbolic dtype is the input's, its eager one floatx).  Keras' legacy
-    ``num_tokens=`` keyword is not accepted; ``sparse=True`` is not supported.
+    ``num_tokens=`` keyword is not accepted; ``sparse=True`` is not supported.  Indices
+    outside ``[0, num_classes)`` are handled as in `one_hot`.
 
     Example:
         >>> polyops.ops.multi_hot(polyops.ops.convert_to_tensor([0, 4]), 5)   # [1, 0, 0, 0, 1]
@@ -337,13 +343,17 @@ def _scce_shapes(target_shape, output_shape, axis):
 
 def _scce_prepare(target, output, from_logits=False, axis=-1):
     a, _ = _scce_shapes(tuple(target.shape), tuple(output.shape), axis)
+    c = output.shape[a]
+    check_index("sparse_categorical_crossentropy", target, c,
+                f"(output axis {a} has {c} classes)", wrap=False, what="target class indices")
     return target, output, bool(from_logits), a
 
 
 # Kernel contract: sparse_categorical_crossentropy(target, output, from_logits, axis):
 # target int32 (shape of output without axis, or with a trailing 1), output floating,
 # from_logits a bool, axis canonical.  Returns the loss (output's shape without axis) in
-# output's dtype; out-of-range targets contribute 0.
+# output's dtype; out-of-range targets contribute 0 (only under a trace: eagerly the prepare
+# hook raises first).
 @defop("nn", tensors=("target", "output"), promote=_sparse_promote, prepare=_scce_prepare)
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     """Categorical cross-entropy with integer class targets: ``-log p[target]``.
@@ -351,8 +361,9 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     Keras: ``keras.ops.sparse_categorical_crossentropy``.  ``target`` has the shape of
     ``output`` without ``axis`` (a trailing size-1 dim is squeezed); probabilities are
     normalized and clipped to ``[epsilon, 1 - epsilon]`` as in Keras, logits go through a
-    stable log-softmax.  ``target`` must be an integer tensor (int32 inside); an
-    out-of-range target gives a loss of 0 (its one-hot row is zero, as in Keras).  The
+    stable log-softmax.  ``target`` must be an integer tensor (int32 inside); a target
+    outside ``[0, classes)`` raises `polyops.IndexOutOfRangeError` eagerly, and under a
+    trace gives a loss of 0 (its one-hot row is zero, as in Keras' jax backend).  The
     result has ``output``'s floating dtype (ints to floatx); 16-bit floats compute in
     float32.
 
@@ -407,6 +418,12 @@ def _ctc_check(target, output, target_length, output_length, mask_index):
 def _ctc_prepare(target, output, target_length, output_length, mask_index=0):
     m = _ctc_check(tuple(target.shape), tuple(output.shape), tuple(target_length.shape),
                    tuple(output_length.shape), mask_index)
+    b, n = tuple(target.shape)
+    if n and concrete(target) and concrete(target_length):  # labels past a length are padding
+        used = less(reshape(arange(0, n, dtype="int32"), (1, n)), reshape(target_length, (b, 1)))
+        c = output.shape[2]
+        check_index("ctc_loss", where(used, target, 0), c, f"(output has {c} classes)",
+                    wrap=False, what="target labels")
     return target, output, target_length, output_length, m
 
 
@@ -422,7 +439,9 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     Keras: ``keras.ops.ctc_loss`` (``optax.ctc_loss``; ``tf.nn.ctc_loss`` with
     ``blank_index=mask_index``).  ``output`` holds unnormalized logits (B, T, C) and is
     log-softmaxed; ``mask_index`` is the blank class.  Only the first ``target_length[b]``
-    labels and ``output_length[b]`` frames of each sequence count.  Computed with the
+    labels and ``output_length[b]`` frames of each sequence count; one of those labels
+    outside ``[0, C)`` raises `polyops.IndexOutOfRangeError` eagerly (under a trace it is
+    emitted with probability 1: its one-hot row is zero, as in optax).  Computed with the
     forward algorithm in log space, as Keras does (unreachable paths get log-probability
     -1e5 instead of -inf, so an impossible alignment gives a large finite loss).  The
     result is float32 (Keras: ``result_type(output.dtype, "float32")``).

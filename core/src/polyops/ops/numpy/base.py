@@ -24,6 +24,7 @@ from ..._shapes import (
 )
 from ..._symbolic import SymbolicTensor
 from .._base import binary, dtype_arg, int_arg, key, shape_of, spec, unary
+from .._indices import check_index
 from ..core import shape as _shape_of
 
 _bsum = builtins.sum  # the module shadows sum, any, all, max, min, abs, round
@@ -819,8 +820,12 @@ _take_promote = _promote.cached(_take_promote_fn)
 
 def _take_prepare(x, indices, axis=None):
     shape = tuple(x.shape)
-    if axis is not None:
+    if axis is None:
+        n = None if None in shape else math.prod(shape)
+        check_index("take", indices, n, f"for the flattened input of size {n}")
+    else:
         axis = canonicalize_axis(axis, len(shape), "take")
+        check_index("take", indices, shape[axis], f"for axis {axis} of size {shape[axis]}")
     return x, indices, axis
 
 
@@ -828,7 +833,8 @@ def _take_prepare(x, indices, axis=None):
 def take(x, indices, axis=None):
     """Take elements along ``axis`` (None: from the flattened tensor).  NumPy: ``np.take``.
 
-    Negative indices count from the end.
+    Negative indices count from the end.  An index outside ``[-n, n)`` raises
+    `polyops.IndexOutOfRangeError` eagerly; under a trace it reads 0 (docs/numerics.md).
 
     Example:
         >>> polyops.ops.take(polyops.ops.arange(10, 15), [0, -1])   # [10, 14]

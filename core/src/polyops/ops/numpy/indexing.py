@@ -16,11 +16,13 @@ from ..._shapes import broadcast_shapes, canonicalize_axis, normalize_shape, siz
 from ..._symbolic import SymbolicTensor
 from ...plugin import pad_index
 from .._base import check_tensor, dtype_arg, int_arg, key, shape_of, spec, unary
+from .._indices import check_index
 from ..core import cast
 from ..core import shape as _shape_of
 from .base import (add, arange, broadcast_to, concatenate, divide, expand_dims, eye, floor,
-                   floor_divide, full, greater_equal, less, logical_not, mean, mod, multiply,
-                   not_equal, power, reshape, sign, subtract, take, transpose, where, zeros)
+                   floor_divide, full, greater_equal, less, logical_and, logical_not, mean, mod,
+                   multiply, not_equal, power, reshape, sign, subtract, take, transpose, where,
+                   zeros)
 from .base import any as _any, exp as _exp, log as _log, max as _max, min as _min
 from .base import round as _round, sum as _sum
 
@@ -97,9 +99,16 @@ def _take_along_axis_shape(xs, ish, axis):
 
 # Kernel contract: take_along_axis(x, indices, axis): indices an int32 tensor; axis None (x
 # flattened, indices 1-D) or a non-negative int (indices of x's rank, broadcasting against x
-# off the axis); negative indices count from the end.  Returns x's dtype.
+# off the axis); negative indices count from the end, indices outside [-n, n) read 0 (only
+# under a trace: eagerly the prepare hook raises first).  Returns x's dtype.
 def _take_along_axis_prepare(x, indices, axis=None):
-    _, axis = _take_along_axis_shape(tuple(x.shape), tuple(indices.shape), axis)
+    xs = tuple(x.shape)
+    _, axis = _take_along_axis_shape(xs, tuple(indices.shape), axis)
+    if axis is None:
+        n = None if None in xs else math.prod(xs)
+        check_index("take_along_axis", indices, n, f"for the flattened input of size {n}")
+    else:
+        check_index("take_along_axis", indices, xs[axis], f"for axis {axis} of size {xs[axis]}")
     return x, indices, axis
 
 
@@ -108,8 +117,9 @@ def take_along_axis(x, indices, axis=None):
     """Take values from ``x`` at ``indices`` along ``axis`` (None: the flattened ``x``).
 
     NumPy: ``np.take_along_axis``.  ``indices`` has ``x``'s rank (1-D for axis=None)
-    and broadcasts against ``x`` off the axis; negative indices count from the end.
-    The result has ``x``'s dtype (64-bit demoted); integer indices only.
+    and broadcasts against ``x`` off the axis; negative indices count from the end, and one
+    outside ``[-n, n)`` raises `polyops.IndexOutOfRangeError` eagerly (under a trace it
+    reads 0).  The result has ``x``'s dtype (64-bit demoted); integer indices only.
 
     Example:
         >>> x = polyops.ops.convert_to_tensor([[10, 30, 20]])
@@ -126,9 +136,12 @@ def _take_along_axis_ref(x, indices, axis=None):
     out, axis = _take_along_axis_shape(xs, ish, axis)
     if _size(out) == 0:
         return zeros(out, _dtype_of(x))
+    n = _size(xs) if axis is None else xs[axis]
+    # under a trace, indices outside [-n, n) read 0 (eagerly the prepare hook raised)
+    valid = logical_and(greater_equal(indices, -n), less(indices, n))
+    indices = where(valid, indices, 0)
     if axis is None:
-        return take(reshape(x, (-1,)), indices)
-    n = xs[axis]
+        return where(valid, take(reshape(x, (-1,)), indices), zeros((), _dtype_of(x)))
     strides = [math.prod(xs[d + 1:]) for d in range(len(xs))]
     base = np.zeros(out, np.int64)
     for d in range(len(xs)):
@@ -138,9 +151,10 @@ def _take_along_axis_ref(x, indices, axis=None):
             base = base + np.arange(out[d]).reshape(shape) * strides[d]
     if tuple(ish) != out:
         indices = broadcast_to(indices, out)
+        valid = broadcast_to(valid, out)
     indices = where(less(indices, 0), add(indices, n), indices)
     flat = add(multiply(indices, strides[axis]), _const(base))
-    return take(reshape(x, (-1,)), flat)
+    return where(valid, take(reshape(x, (-1,)), flat), zeros((), _dtype_of(x)))
 
 
 # ===== creation =====================================================================
@@ -774,6 +788,8 @@ def _unravel_prepare(indices, shape):
         raise ValueError(f"unravel_index: expected a fully known shape, got shape={shape}")
     if 0 in shape and _size(tuple(indices.shape)):
         raise ValueError(f"unravel_index: cannot unravel indices into shape={shape} of size 0")
+    n = _size(shape)
+    check_index("unravel_index", indices, n, f"for shape {shape} of size {n}", wrap=False)
     return indices, shape
 
 
@@ -781,9 +797,9 @@ def _unravel_prepare(indices, shape):
 def unravel_index(indices, shape):
     """Flat indices as a tuple of coordinate tensors into ``shape`` (C order), int32.
 
-    NumPy: ``np.unravel_index``.  Indices should lie in ``[0, prod(shape))``; others
-    (NumPy raises) give the floor-division/modulo coordinates, the first one
-    unbounded.
+    NumPy: ``np.unravel_index``.  Indices must lie in ``[0, prod(shape))``: others raise
+    `polyops.IndexOutOfRangeError` eagerly, as NumPy raises; under a trace they give the
+    floor-division/modulo coordinates, the first one unbounded.
 
     Example:
         >>> polyops.ops.unravel_index(polyops.ops.convert_to_tensor([5, 7]), (3, 3))   # ([1, 2], [2, 1])
