@@ -64,9 +64,17 @@ class Runtime:
         jit: optional ``(fun) -> compiled``: compile a *pure* function of native tensors
             (positional) returning a flat tuple of native tensors.  Core handles the rest:
             static arguments, the cache by signature, Variables (passed in and returned).
-            None: polyops.jit calls the function as it is (numpy).
+            A trace that needs tensor values raises `polyops.EagerOnlyError` (translated
+            from the framework's error); core then runs the function eagerly after one
+            JitFallbackWarning.  None: polyops.jit calls the function as it is (numpy).
         device_scope: optional ``(name) -> context manager`` placing new tensors on the
             device ``name`` (one of ``devices()``); None: a scope that does nothing.
+        on_tape: optional ``tensor -> bool``: whether the framework's autodiff is recording
+            operations on this tensor now (a torch tensor that requires grad under grad
+            mode, a tensor a tf.GradientTape watches, a jax JVP tracer).  A host
+            computation on such a tensor would cut it off the tape, so it raises
+            `polyops.NotDifferentiableError` instead of giving zero gradients.  None on
+            backends that do not differentiate.
         dtype_code: optional ``tensor -> hashable``, a cheaper read of a native tensor's
             dtype than ``tensor.dtype`` for the eager fast paths (TensorFlow's ``dtype`` is
             a Python property and ``tf.DType`` hashes in Python: ``EagerTensor._datatype_enum``
@@ -86,6 +94,7 @@ class Runtime:
     jit: Callable | None = None
     device_scope: Callable | None = None
     dtype_code: Callable | None = None
+    on_tape: Callable | None = None
     dtype_codes: Mapping[Any, str] | None = None
 
 
@@ -260,6 +269,18 @@ def canonical_eigh(w, v):
     """``np.linalg.eigh``'s ``(w, v)`` with each eigenvector (column of ``v``) having its
     entry of largest magnitude positive.  numpy arrays in and out."""
     return w, v * _sign_columns(v)[..., None, :]
+
+
+def eig_vectors_error(backend: str) -> Exception:
+    """The error a kernel's eig gradient raises when the loss depends on the eigenvectors:
+    each is unique only up to a complex phase, so polyops differentiates the eigenvalues
+    only (as ``jax.numpy.linalg.eig``), the same on every backend."""
+    from ._op import NotDifferentiableError
+
+    return NotDifferentiableError(
+        f"eig: expected a loss of the eigenvalues only, got a gradient through the "
+        f"eigenvectors on the {backend} backend; eigenvectors are unique only up to a "
+        f"complex phase, so polyops differentiates eig's eigenvalues only")
 
 
 def same_padding(n: int, k: int, stride: int, dilation: int) -> tuple[int, int]:

@@ -120,20 +120,30 @@ def to_host(op: str, x):
     Host computations (an op whose reference is declared with ``@op.host_reference``)
     are eager only: under a trace (jax.jit, tf.function) the framework cannot hand
     over values, and this raises `polyops.EagerOnlyError` (a TypeError) naming the op and
-    the backend.
+    the backend.  Under differentiation (``x`` on the framework's autodiff tape) the host
+    result would be a constant with zero gradient: this raises
+    `polyops.NotDifferentiableError` naming the op and the backend instead.  Kernels that
+    give a host computation a gradient of their own run it with ``x`` off the tape.
     """
-    from .._op import EagerOnlyError
+    from .._op import EagerOnlyError, NotDifferentiableError
 
     if isinstance(x, SymbolicTensor):
         raise EagerOnlyError(f"{op}: computes on the host (eager only); got a SymbolicTensor")
     from .._registry import current
     from .core import convert_to_numpy
 
+    backend = current()
+    on_tape = backend.runtime.on_tape
+    if on_tape is not None and on_tape(x):
+        raise NotDifferentiableError(
+            f"{op}: computes on the host with numpy on the {backend.name} backend, outside "
+            f"its autodiff: it cannot be differentiated there (the gradient would be zeros)")
+
     try:
         return convert_to_numpy(x)
     except Exception as exc:  # a tracer: jax ConcretizationTypeError, tf symbolic tensor...
         raise EagerOnlyError(
-            f"{op}: computes on the host with numpy (eager only) on the {current().name} "
+            f"{op}: computes on the host with numpy (eager only) on the {backend.name} "
             f"backend, and cannot run under a trace ({type(exc).__name__})") from exc
 
 

@@ -18,7 +18,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax.custom_derivatives import SymbolicZero
 from jax.lax import linalg as lax_linalg
+
+from polyops.plugin import eig_vectors_error, reference
 
 _HALVES = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
 
@@ -36,12 +39,24 @@ def _eps(dtype):
 # ===== cholesky, cholesky_inverse, solve_triangular =====================================
 
 
+@jax.custom_vjp
+def _symmetric_gradient(x):
+    """The identity, whose gradient is symmetrized: cholesky and eigh read one triangle of
+    a symmetric input, and polyops gives their gradient as (G + G^T) / 2 on every backend
+    (docs/transforms.md, Gradients)."""
+    return x
+
+
+_symmetric_gradient.defvjp(lambda x: (x, None),
+                           lambda _, g: ((g + jnp.swapaxes(g, -1, -2)) / 2,))
+
+
 @functools.partial(jax.jit, static_argnums=1)
 def cholesky(x, upper):
     if x.size == 0:
         return x
     # symmetrize_input=False: only the lower triangle is read; not PD gives NaNs
-    out = lax_linalg.cholesky(_w(x), symmetrize_input=False)
+    out = lax_linalg.cholesky(_symmetric_gradient(_w(x)), symmetrize_input=False)
     if upper:
         out = jnp.swapaxes(out, -1, -2)
     return out.astype(x.dtype)
@@ -195,14 +210,45 @@ def svd(x, full_matrices, compute_uv):
 def eigh(x):
     # LAPACK syevd on the lower triangle (as numpy's UPLO="L"); eigenvalues ascending;
     # signs as polyops.plugin.canonical_eigh
-    w, v = jnp.linalg.eigh(_w(x), UPLO="L", symmetrize_input=False)
+    w, v = jnp.linalg.eigh(_symmetric_gradient(_w(x)), UPLO="L", symmetrize_input=False)
     v = v * _sign_columns(v)[..., None, :]
     return w.astype(x.dtype), v.astype(x.dtype)
 
 
 # eig stays on core's host computation: jnp.linalg.eig (float32 geev) is wrong for tiny
 # magnitudes (eig([[2.35e-28]]) gives 9.09e-13) and rounds differently from numpy's
-# float64 host result, which the complex64 records compare exactly.
+# float64 host result, which the complex64 records compare exactly.  The eigenvalues'
+# gradient is attached here: under jax.grad (not under jit) custom_vjp's forward gets the
+# concrete input, which the host computation reads.
+
+
+@jax.custom_vjp
+def eig(x):
+    return tuple(reference("eig")(x))
+
+
+def _eig_fwd(x):
+    x = x.value  # a CustomVJPPrimal (symbolic zeros on)
+    w, v = reference("eig")(x)
+    return (w, v), (v, jnp.zeros((), x.dtype))
+
+
+def _eig_bwd(res, cotangents):
+    # d w_i = (V^-1 dA V)_ii: A-bar = V^-T diag(w-bar) V^T, real part for a real A (jax's
+    # convention for complex cotangents, as its own eig rule); an unused output's cotangent
+    # is a SymbolicZero, so a loss of the eigenvectors (defined only up to phase) raises
+    v, like = res
+    gw, gv = cotangents
+    if not isinstance(gv, SymbolicZero):
+        raise eig_vectors_error("jax")
+    if isinstance(gw, SymbolicZero):
+        return (None,)
+    vt = jnp.swapaxes(v, -1, -2)
+    ga = jnp.linalg.solve(vt, gw[..., :, None] * vt)
+    return (jnp.real(ga).astype(like.dtype),)
+
+
+eig.defvjp(_eig_fwd, _eig_bwd, symbolic_zeros=True)
 
 
 # ===== lstsq, pinv, matrix_rank ==========================================================

@@ -106,7 +106,41 @@ def _segment(fn):
 segment_sum = _segment(jax.ops.segment_sum)
 segment_max = _segment(jax.ops.segment_max)
 segment_min = _segment(jax.ops.segment_min)
-segment_prod = _segment(jax.ops.segment_prod)
+_segment_prod = _segment(jax.ops.segment_prod)
+
+
+def segment_prod(data, segment_ids, num_segments, sorted):
+    from .core import _on_tape
+
+    if _on_tape(data):  # jax's scatter-multiply has no gradient for repeated ids
+        dt = data.dtype
+        x = data.astype(jnp.float32) if dt in _HALVES else data
+        return _product_by_scan(x, segment_ids, num_segments).astype(dt)
+    return _segment_prod(data, segment_ids, num_segments, sorted)
+
+
+def _product_by_scan(x, ids, num_segments):
+    """The product of the rows of ``x`` (n, ...) in each of ``num_segments`` segments
+    (ids outside [0, num_segments) dropped, empty segments 1), as a segmented scan of the
+    rows sorted by id: made of gathers, selects and products, all reverse-differentiable,
+    where jax's scatter-multiply differentiates only with unique ids."""
+    out = jnp.ones((num_segments,) + x.shape[1:], x.dtype)
+    if x.shape[0] == 0:
+        return out
+    order = jnp.argsort(ids, stable=True)
+    ids, x = ids[order], x[order]
+    new = ids[1:] != ids[:-1]
+    starts = jnp.concatenate([jnp.ones((1,), bool), new])
+    lasts = jnp.concatenate([new, jnp.ones((1,), bool)])
+    expand = (slice(None),) + (None,) * (x.ndim - 1)
+
+    def combine(a, b):
+        (va, fa), (vb, fb) = a, b
+        return jnp.where(fb[expand], vb, va * vb), fa | fb
+
+    running, _ = jax.lax.associative_scan(combine, (x, starts))
+    keep = lasts & (ids >= 0) & (ids < num_segments)
+    return out.at[jnp.where(keep, ids, num_segments)].set(running, mode="drop")
 
 
 # ===== top_k, in_top_k =====================================================================

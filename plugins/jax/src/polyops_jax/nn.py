@@ -50,12 +50,14 @@ def sparse_sigmoid(x):
 
 @_act
 def softplus(x):
-    return jnp.maximum(x, 0) + jnp.log1p(jnp.exp(-jnp.abs(x)))
+    # logaddexp: the same values as max(x, 0) + log1p(exp(-|x|)), but its derivative at
+    # x = 0 is 0.5 (through max and |x| jax gives 0 there)
+    return jnp.logaddexp(x, jnp.zeros((), x.dtype))
 
 
 @_act
 def log_sigmoid(x):
-    return jnp.minimum(x, 0) - jnp.log1p(jnp.exp(-jnp.abs(x)))
+    return -jnp.logaddexp(-x, jnp.zeros((), x.dtype))  # -softplus(-x), for its gradient at 0
 
 
 @_act
@@ -243,14 +245,16 @@ def _pool_geom(x, pool_size, strides, padding, fmt):
 @_ft.partial(jax.jit, static_argnums=(1, 2, 3, 4))
 def max_pool(inputs, pool_size, strides, padding, data_format):
     win, st, pads, _, _ = _pool_geom(inputs, pool_size, strides, padding, data_format)
-    return _lax.reduce_window(inputs, _jnp.array(-_jnp.inf, inputs.dtype), _lax.max, win, st, pads)
+    # numpy init values: a jnp array is a traced constant under jit, and jax then takes the
+    # generic reduce_window, which has no reverse-mode rule (grad failed to linearize)
+    return _lax.reduce_window(inputs, _np.array(-_np.inf, inputs.dtype), _lax.max, win, st, pads)
 
 
 @_ft.partial(jax.jit, static_argnums=(1, 2, 3, 4))
 def average_pool(inputs, pool_size, strides, padding, data_format):
     win, st, pads, spatial, sp = _pool_geom(inputs, pool_size, strides, padding, data_format)
     x = inputs.astype(_jnp.float32) if inputs.dtype in _HALVES else inputs
-    y = _lax.reduce_window(x, _jnp.array(0, x.dtype), _lax.add, win, st, pads)
+    y = _lax.reduce_window(x, _np.array(0, x.dtype), _lax.add, win, st, pads)
     if padding == "same" and any(p != (0, 0) for p in sp):
         outs = y.shape[1:-1] if data_format == "channels_last" else y.shape[2:]
         counts = average_pool_counts(spatial, pool_size, strides, outs, sp)

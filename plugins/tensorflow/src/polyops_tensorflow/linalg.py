@@ -19,7 +19,7 @@ import math
 import numpy as np
 import tensorflow as tf
 
-from polyops.plugin import reference
+from polyops.plugin import eig_vectors_error, reference
 
 _HALF = (tf.float16, tf.bfloat16)
 _InvalidArgument = tf.errors.InvalidArgumentError
@@ -100,16 +100,69 @@ def lu_factor(x):
     if m != n or not _eager() or None in x.shape:
         return reference("lu_factor")(x)
     try:
-        lu, p = tf.linalg.lu(_w(x))
+        lu, p = _lu(_w(x))
     except _InvalidArgument:  # singular: tf refuses, LAPACK does not
         return reference("lu_factor")(x)
     return _b(lu, x.dtype), _perm_to_pivots(p, n)
 
 
+def _lu(a):
+    """tf.linalg.lu's packed L\\U and row permutation p, with the gradient tf lacks for
+    Lu.  With a[p] = L U and F = L^-1 da[p] U^-1, dL = L tril(F, -1) and dU = triu(F) U,
+    so a-bar[p] = L^-T (tril(L^T G_L, -1) + triu(G_U U^T)) U^-T."""
+    lu, p = tf.linalg.lu(tf.stop_gradient(a))
+    return _lu_with_gradient(a, lu, p), p
+
+
+def _lu_with_gradient(a, lu, p):
+    @tf.custom_gradient
+    def packed(a):
+        return tf.identity(lu), grad
+
+    def grad(g):
+        lower = tf.linalg.band_part(lu, -1, 0)
+        l = tf.linalg.set_diag(lower, tf.ones_like(tf.linalg.diag_part(lu)))
+        u = tf.linalg.band_part(lu, 0, -1)
+        gl = g - tf.linalg.band_part(g, 0, -1)
+        m = tf.linalg.matmul(l, gl, adjoint_a=True)
+        m = m - tf.linalg.band_part(m, 0, -1)
+        m = m + tf.linalg.band_part(tf.linalg.matmul(tf.linalg.band_part(g, 0, -1), u,
+                                                     adjoint_b=True), 0, -1)
+        x = tf.linalg.triangular_solve(l, m, lower=True, adjoint=True)  # L^-T m
+        bt = tf.linalg.triangular_solve(u, tf.linalg.adjoint(x), lower=False)  # (x U^-T)^T
+        rows = tf.one_hot(p, tf.shape(a)[-1], dtype=a.dtype)  # rows @ a == a[p]
+        return tf.linalg.matmul(rows, bt, adjoint_a=True, adjoint_b=True)
+
+    return packed(a)
+
+
 def det(x):
     if x.shape[-1] == 0:
         return tf.ones(tf.shape(x)[:-2], x.dtype)
-    return _b(tf.linalg.det(_w(x)), x.dtype)
+    a = _w(x)
+    return _b(_det(a) if a.dtype.is_floating else tf.linalg.det(a), x.dtype)
+
+
+def _cofactors(a):
+    """The cofactor matrix adj(a)^T (det's derivative) through an SVD, exact at singular
+    matrices too, where det * inv(a)^T is 0 * inf: with a = U S V^T it is
+    det(U) det(V) U diag(prod_{j != i} s_j) V^T."""
+    s, u, v = tf.linalg.svd(a)
+    others = tf.math.cumprod(s, -1, exclusive=True) * tf.math.cumprod(
+        s, -1, exclusive=True, reverse=True)
+    sign = tf.stop_gradient(tf.linalg.det(u) * tf.linalg.det(v))
+    return sign[..., None, None] * tf.linalg.matmul(u * others[..., None, :], v, adjoint_b=True)
+
+
+@tf.custom_gradient
+def _det(a):
+    """det with the cofactor matrix as its gradient: tf's own inverts the matrix, which
+    raises at a singular one."""
+
+    def grad(g):
+        return g[..., None, None] * _cofactors(a)
+
+    return tf.linalg.det(a), grad
 
 
 def solve(a, b):
@@ -202,18 +255,47 @@ def svd(x, full_matrices, compute_uv):
     return _b(u, x.dtype), _b(s, x.dtype), _b(vh, x.dtype)
 
 
+@tf.custom_gradient
+def _symmetric_gradient(x):
+    """The identity, whose gradient is symmetrized: eigh reads the lower triangle of a
+    symmetric input, and polyops gives its gradient as (G + G^T) / 2 on every backend
+    (tf's own is the lower-triangle one; docs/transforms.md, Gradients)."""
+    return tf.identity(x), lambda g: (g + tf.linalg.matrix_transpose(g)) / 2
+
+
 def eigh(x):
     # tf.linalg.eigh: ascending, reads the lower triangle; signs to core's convention.
-    w, v = tf.linalg.eigh(_w(x))
+    w, v = tf.linalg.eigh(_symmetric_gradient(_w(x)))
     v = v * _signs(v)[..., None, :]
     return _b(w, x.dtype), _b(v, x.dtype)
 
 
 def eig(x):
     if _eager():  # LAPACK's order and phases, as the other backends
-        return reference("eig")(x)
+        return _eig_host(x)
     w, v = tf.linalg.eig(_w(x))
     return tf.cast(w, tf.complex64), tf.cast(v, tf.complex64)
+
+
+@tf.custom_gradient
+def _eig_host(x):
+    """The host eig with the eigenvalues' gradient (its forward runs off the tape):
+    A-bar = V^-H diag(w-bar) V^H, real part for a real A (tensorflow's convention for
+    complex cotangents, as its own eig gradient).  Eigenvectors are unique only up to a
+    complex phase: a gradient through them raises."""
+    w, v = reference("eig")(tf.stop_gradient(x))  # eager custom_gradient keeps recording
+
+    def grad(gw, gv):
+        # the tape passes zeros for an output the loss does not use
+        if gv is not None and bool(tf.reduce_any(tf.not_equal(gv, 0))):
+            raise eig_vectors_error("tensorflow")
+        if gw is None:
+            return tf.zeros_like(x)
+        vh = tf.linalg.adjoint(tf.cast(v, tf.complex128))
+        ga = tf.linalg.solve(vh, tf.linalg.diag(tf.cast(gw, tf.complex128)) @ vh)
+        return tf.cast(tf.math.real(ga), x.dtype)
+
+    return (w, v), grad
 
 
 # ===== lstsq, pinv, matrix_rank (through the singular values) =====

@@ -39,13 +39,17 @@ def rfft(x, fft_length):
     if 0 in tuple(x.shape):  # tf's RFFT rejects zero-size input
         out = tf.zeros((*x.shape[:-1], fft_length // 2 + 1), x.dtype)
         return out, tf.identity(out)
-    return _parts(tf.signal.rfft(tf.cast(x, tf.float32), fft_length=[fft_length]), x.dtype)
+    # cropped here: tf's RFFT gradient has the uncropped shape (Incompatible shapes)
+    z = tf.signal.rfft(tf.cast(x[..., :fft_length], tf.float32), fft_length=[fft_length])
+    return _parts(z, x.dtype)
 
 
 def irfft(x, fft_length):
     if 0 in tuple(x[0].shape):
         return tf.zeros((*x[0].shape[:-1], fft_length), x[0].dtype)
-    return tf.cast(tf.signal.irfft(_c(x), fft_length=[fft_length]), x[0].dtype)
+    # cropped here: tf's IRFFT gradient has the uncropped shape (Incompatible shapes)
+    z = _c(x)[..., :fft_length // 2 + 1]
+    return tf.cast(tf.signal.irfft(z, fft_length=[fft_length]), x[0].dtype)
 
 
 # ===== special functions =====

@@ -80,6 +80,11 @@ def _tf_work(x):
     return tf.cast(x, tf.float32) if x.dtype in _HALF else x
 
 
+# named, not None: tf records None as the 3-D ops' data_format attr, and their eager
+# gradients then fail in nn_grad.py ('NoneType' object has no attribute 'decode')
+_TF_FORMAT = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
+
+
 def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
     nd = len(strides)
     cin = inputs.shape[-1] if data_format == "channels_last" else inputs.shape[1]
@@ -88,7 +93,7 @@ def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
         return reference("conv")(inputs, kernel, strides, padding, data_format, dilation_rate)
     x = _tf_work(_tf_cl(inputs, nd, data_format))
     y = tf.nn.convolution(x, _tf_work(kernel), strides=strides, padding=padding.upper(),
-                          dilations=dilation_rate)
+                          dilations=dilation_rate, data_format=_TF_FORMAT[nd])
     return tf.cast(_tf_back(y, nd, data_format), inputs.dtype)
 
 
@@ -97,7 +102,7 @@ def _tf_pool(fn, inputs, pool_size, strides, padding, data_format):
     if 0 in inputs.shape:
         return None
     x = _tf_work(_tf_cl(inputs, nd, data_format))
-    y = fn(x, pool_size, strides, padding.upper())
+    y = fn(x, pool_size, strides, padding.upper(), data_format=_TF_FORMAT[nd])
     return tf.cast(_tf_back(y, nd, data_format), inputs.dtype)
 
 

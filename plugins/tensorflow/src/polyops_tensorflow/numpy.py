@@ -382,7 +382,23 @@ def take(x, indices, axis):
     if host is None or host.min(initial=0) < 0:
         indices = tf.where(tf.less(indices, tf.constant(0, _INT32)),
                            tf.add(indices, tf.constant(n, _INT32) if isinstance(n, int) else n), indices)
-    return tf.gather(x, indices, axis=axis)
+    if type(indices) is EagerTensor:  # core raised on out-of-range indices
+        return tf.gather(x, indices, axis=axis)
+    indices, valid = _valid_index(indices, n)
+    out = tf.gather(x, indices, axis=axis)
+    rank = x.shape.rank
+    valid = tf.reshape(valid, tf.concat([tf.ones([axis], _INT32), tf.shape(valid, out_type=_INT32),
+                                         tf.ones([rank - axis - 1], _INT32)], 0))
+    return tf.where(valid, out, tf.zeros_like(out))
+
+
+def _valid_index(indices, n):
+    """Under a trace, (indices with those outside [0, n) sent to 0, which are inside):
+    those outside read 0 (polyops' policy; tf.gather raises on the CPU, gives 0 on GPUs
+    and XLA clamps)."""
+    n = tf.constant(n, _INT32) if isinstance(n, int) else n
+    valid = tf.logical_and(tf.greater_equal(indices, 0), tf.less(indices, n))
+    return tf.where(valid, indices, tf.zeros_like(indices)), valid
 
 
 def get_item(x, key):
@@ -706,7 +722,24 @@ def fmod(x1, x2):
         zero = tf.equal(x2, tf.zeros((), d))
         out = tf.truncatemod(x1, tf.where(zero, tf.ones((), d), x2))
         return tf.where(zero, tf.zeros((), d), out)
-    return tf.truncatemod(x1, x2)  # C's fmod: NaN for x % 0 and inf % y, x for x % inf
+    return _float_fmod(x1, x2)
+
+
+@tf.custom_gradient
+def _float_fmod(x1, x2):
+    """C's fmod (NaN for x % 0 and inf % y, x for x % inf), with the gradient tf lacks for
+    TruncateMod: x1 - trunc(x1 / x2) * x2 gives 1 in x1 and -trunc(x1 / x2) in x2."""
+    out = tf.truncatemod(x1, x2)
+
+    def grad(g):
+        d = x1 / x2  # trunc(x1 / x2), as jax's and torch's gradients of fmod
+        q = tf.where(d < 0, tf.math.ceil(d), tf.math.floor(d))
+        s1, s2 = tf.shape(x1), tf.shape(x2)
+        r1, r2 = tf.raw_ops.BroadcastGradientArgs(s0=s1, s1=s2)
+        return (tf.reshape(tf.reduce_sum(g * tf.ones_like(out), r1), s1),
+                tf.reshape(tf.reduce_sum(-g * q, r2), s2))
+
+    return out, grad
 
 
 def _broadcast_pair(x1, x2):
@@ -757,6 +790,8 @@ def _axis_len(x, axis):
 def sort(x, axis):
     if axis is None:
         x, axis = tf.reshape(x, _ints((-1,))), 0
+    if 0 in tuple(x.shape):  # nothing to sort; tf's TopK gradient raises there (range delta 0)
+        return tf.identity(x)
     d = x.dtype
     if d is _BOOL:  # no tf kernel: sort as 0/1
         return tf.cast(tf.sort(tf.cast(x, tf.uint8), axis=axis), d)
@@ -1349,7 +1384,11 @@ def take_along_axis(x, indices, axis):
             x = tf.broadcast_to(x, tf.concat([batch, sx[-1:]], 0))
             indices = tf.broadcast_to(indices, tf.concat([batch, sj[-1:]], 0))
     last = x.shape.rank - 1
-    return _from_last(tf.gather(x, indices, axis=last, batch_dims=last), back)
+    if type(indices) is EagerTensor:  # core raised on out-of-range indices
+        return _from_last(tf.gather(x, indices, axis=last, batch_dims=last), back)
+    indices, valid = _valid_index(indices, n)
+    out = tf.gather(x, indices, axis=last, batch_dims=last)
+    return _from_last(tf.where(valid, out, tf.zeros_like(out)), back)
 
 
 def array(x, dtype):

@@ -8,7 +8,8 @@ of r, lu_factor's 0-based int32 pivots, cholesky reading only the lower triangle
 svd and eigh vectors are unique only up to sign, and torch's LAPACK (MKL) picks other
 signs than NumPy's for about a fifth of the matrices: the kernels apply core's sign
 convention (each vector's largest-|entry| positive).  eig stays on core's host
-computation (vectors unique only up to phase, and torch's order of eigenvalues differs).
+computation (vectors unique only up to phase, and torch's order of eigenvalues differs),
+with the eigenvalues' gradient attached here.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import math
 
 import torch
 
-from polyops.plugin import reference
+from polyops.plugin import eig_vectors_error, reference
 
 _HALF = (torch.float16, torch.bfloat16)
 
@@ -84,7 +85,37 @@ def lu_factor(x):
 def det(x):
     if _empty(x):
         return reference("det")(x)
-    return torch.linalg.det(_w(x)).to(x.dtype)
+    a = _w(x)
+    if a.is_floating_point() and torch.is_grad_enabled() and a.requires_grad:
+        return _Det.apply(a).to(x.dtype)
+    return torch.linalg.det(a).to(x.dtype)
+
+
+def _cofactors(a):
+    """The cofactor matrix adj(a)^T (det's derivative) through an SVD, exact at singular
+    matrices too, where det * inv(a)^T is 0 * inf: with a = U S V^T it is
+    det(U) det(V) U diag(prod_{j != i} s_j) V^T."""
+    u, s, vh = torch.linalg.svd(a)
+    ones = torch.ones_like(s[..., :1])
+    left = torch.cumprod(torch.cat([ones, s[..., :-1]], -1), -1)
+    right = torch.cumprod(torch.cat([ones, s.flip(-1)[..., :-1]], -1), -1).flip(-1)
+    sign = (torch.linalg.det(u) * torch.linalg.det(vh)).detach()
+    return sign[..., None, None] * (u * (left * right)[..., None, :]) @ vh
+
+
+class _Det(torch.autograd.Function):
+    """det with the cofactor matrix as its gradient: torch's own backward gives zeros at
+    some singular matrices (it goes through LU's zero pivot)."""
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return torch.linalg.det(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g[..., None, None] * _cofactors(a)
 
 
 def solve(a, b):
@@ -172,6 +203,41 @@ def eigh(x):
         return reference("eigh")(x)
     w, v = torch.linalg.eigh(_w(x), UPLO="L")
     return w.to(x.dtype), (v * _signs(v)[..., None, :]).to(x.dtype)
+
+
+def eig(x):
+    # core's host computation (LAPACK's order and phases, as numpy); under autograd it gets
+    # the eigenvalues' gradient from _Eig
+    if torch.is_grad_enabled() and x.requires_grad:
+        return _Eig.apply(x)
+    return reference("eig")(x)
+
+
+class _Eig(torch.autograd.Function):
+    """The host eig as one autograd node: d w_i = (V^-1 dA V)_ii, so the eigenvalues'
+    gradient is A-bar = V^-H diag(w-bar) V^H (its real part for a real A: torch's
+    convention for complex cotangents, as torch.linalg.eig's own backward).  Eigenvectors
+    are unique only up to a complex phase: a gradient through them raises."""
+
+    @staticmethod
+    def forward(ctx, x):
+        w, v = reference("eig")(x)
+        ctx.set_materialize_grads(False)  # an unused output's cotangent stays None
+        ctx.save_for_backward(v)
+        ctx.dtype = x.dtype
+        return w, v
+
+    @staticmethod
+    def backward(ctx, gw, gv):
+        if gv is not None:
+            raise eig_vectors_error("torch")
+        if gw is None:
+            return None
+        (v,) = ctx.saved_tensors
+        v = v.to(torch.complex128)
+        vh = v.mH
+        ga = torch.linalg.solve(vh, torch.diag_embed(gw.to(torch.complex128)) @ vh)
+        return ga.real.to(ctx.dtype)
 
 
 def lstsq(a, b, rcond):

@@ -90,6 +90,13 @@ rsqrt = _unary(torch.rsqrt)
 
 def gammainc(a, x):
     a, x = torch.as_tensor(a), torch.as_tensor(x)
+    if torch.is_grad_enabled() and a.requires_grad:
+        from polyops import NotDifferentiableError
+
+        # torch has no derivative of igamma in a; it would fail later, in its backward
+        raise NotDifferentiableError(
+            "gammainc: expected a constant a, got a differentiated one on the torch "
+            "backend; torch has no derivative of gammainc with respect to a")
     dt = a.dtype
     aw, xw = _w(a), _w(x)
     out = torch.special.gammainc(aw, xw)

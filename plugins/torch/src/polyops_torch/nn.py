@@ -188,7 +188,8 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
     if dt in _HALF:
         x, k = x.float(), k.float()
     ks = tuple(k.shape[:nd])
-    w = k.permute(nd + 1, nd, *range(nd))  # (in, out, *ks)
+    # (in, out, *ks); contiguous: the dilated backward wants a contiguous grad_weight
+    w = k.permute(nd + 1, nd, *range(nd)).contiguous()
     y = _CONVT[nd](x, w, None, strides, 0, 0, 1, dilation_rate)
     crop = []
     for i in range(nd):

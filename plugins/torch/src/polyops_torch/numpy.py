@@ -413,8 +413,23 @@ def flip(x, axis):
 def take(x, indices, axis):
     # Advanced indexing at ``axis`` has np.take's shape and wraps negative indices.
     if axis is None:
-        return x.reshape(-1)[indices]
+        x, axis = x.reshape(-1), 0
+    if _is_compiling():  # traced: out-of-range indices read 0 (eagerly core raised)
+        indices, valid = _valid_index(indices, x.shape[axis])
+        out = x[(slice(None),) * axis + (indices,)]
+        valid = valid.reshape((1,) * axis + valid.shape + (1,) * (x.ndim - axis - 1))
+        return torch.where(valid, out, torch.zeros((), dtype=out.dtype, device=out.device))
     return x[(slice(None),) * axis + (indices,)]
+
+
+def _valid_index(indices, n):
+    """(indices with negatives counted from the end and those outside [-n, n) sent to 0,
+    which are inside): polyops' policy under a trace, where they read 0 (a compiled
+    gather would read out of bounds)."""
+    indices = indices.to(torch.int64)
+    indices = torch.where(indices < 0, indices + n, indices)
+    valid = (indices >= 0) & (indices < n)
+    return torch.where(valid, indices, 0), valid
 
 
 def get_item(x, key):
@@ -894,8 +909,11 @@ hypot = torch.hypot  # inf if either is +-inf, even with a NaN
 
 
 def heaviside(x1, x2):
-    out = torch.heaviside(x1, x2.to(x1.dtype))
-    return torch.where(torch.isnan(x1), x1, out)  # torch gives 0 for NaN, NumPy NaN
+    # torch.heaviside has no derivative; as selects, autograd gives the true one (0 in x1,
+    # the cotangent in x2 where x1 == 0)
+    x2 = x2.to(x1.dtype)
+    out = torch.where(x1 > 0, torch.ones_like(x2), torch.where(x1 < 0, torch.zeros_like(x2), x2))
+    return torch.where(torch.isnan(x1), x1, out)  # NumPy: NaN for NaN
 
 
 def ldexp(x1, x2):
@@ -1055,8 +1073,11 @@ def _wrap_index(indices, n):
 
 def _take_along_axis(x, indices, axis):
     if axis is None:
-        flat = x.reshape(-1)
-        return flat[_wrap_index(indices, flat.shape[0])]
+        return take(x, indices, None)
+    if _is_compiling():  # traced: out-of-range indices read 0 (eagerly core raised)
+        indices, valid = _valid_index(indices, x.shape[axis])
+        out = torch.take_along_dim(x, indices, dim=axis)
+        return torch.where(valid, out, torch.zeros((), dtype=out.dtype, device=out.device))
     return torch.take_along_dim(x, _wrap_index(indices, x.shape[axis]), dim=axis)
 
 
