@@ -14,6 +14,7 @@ import functools
 import os
 
 from . import _tree
+from ._op import EagerOnlyError
 from ._state import _SCOPE, StateScope, Variable
 
 _JIT_OFF: contextvars.ContextVar = contextvars.ContextVar(
@@ -26,6 +27,15 @@ class JitFallbackWarning(UserWarning):
     while tracing, or the compiler rejected it): the function runs eagerly instead."""
 
 
+# The one policy for a function that cannot be compiled, the same on every backend: the
+# backend's jit hook raises `EagerOnlyError` when the trace needs tensor values (each plugin
+# translates its framework's errors: jax's ConcretizationTypeError, a bool() of a tf graph
+# tensor, a data-dependent torch guard, an OpenVINO TracedValueError); core then warns once
+# and runs that signature eagerly on every call.  A fallback rather than an error because
+# results stay right and the function keeps working on every backend; the warning says why
+# it is slow.
+
+
 def _runtime():
     from ._registry import current
 
@@ -35,11 +45,13 @@ def _runtime():
 class _Entry:
     """One compiled signature: the compiled pure function and the Variables it threads."""
 
-    __slots__ = ("compiled", "variables", "out_tree", "out_leaves", "out_static", "backend")
+    __slots__ = ("compiled", "variables", "out_tree", "out_leaves", "out_static", "backend",
+                 "eager")
 
     def __init__(self, backend):
         self.backend = backend
         self.compiled = None
+        self.eager = False  # the trace needed tensor values: this signature runs eagerly
         self.variables: list = []
         self.out_tree = None
         self.out_leaves = 0
@@ -108,15 +120,20 @@ class Jitted:
         if entry is None:
             entry = self._cache[key] = _Entry(backend)
             entry.variables = list(self._variables)
+        if entry.eager:
+            return self._eager(leaves, treedef, args, kwargs)
         while True:
-            if entry.compiled is None:
-                entry.compiled = rt.jit(self._pure(entry, leaves, treedef, args, kwargs))
             box = []  # a trace in this call reports the Variables it read but was not given
             token = _MISSING.set(box)
             try:
+                if entry.compiled is None:
+                    entry.compiled = rt.jit(self._pure(entry, leaves, treedef, args, kwargs))
                 variables = entry.variables
                 flat = entry.compiled(*[v._value for v in variables], *dynamic) if variables \
                     else entry.compiled(*dynamic)
+            except EagerOnlyError as exc:
+                _fall_back(self, entry, exc)
+                return self._eager(leaves, treedef, args, kwargs)
             finally:
                 _MISSING.reset(token)
             missing = box[0] if box else None
@@ -136,6 +153,15 @@ class Jitted:
             flat = [entry.out_static[i] if i in entry.out_static else next(outs)
                     for i in range(entry.out_leaves)]
         return _tree.unflatten(entry.out_tree, flat)
+
+    def _eager(self, leaves, treedef, args, kwargs):
+        """The function run as it is, on the arguments the compiled one would get (arrays
+        converted to tensors), so both give the same result."""
+        if not (self.static_argnums or self.static_argnames or kwargs):
+            return self.fn(*_tree.unflatten(treedef, leaves))
+        dyn_args, dyn_kw = _tree.unflatten(treedef, leaves)
+        return self.fn(*[args[i] if i in self.static_argnums else a
+                         for i, a in enumerate(dyn_args)], **{**kwargs, **dyn_kw})
 
     def _pure(self, entry, leaves, treedef, args, kwargs):
         """The function the backend compiles: (variable values, dynamic leaves) -> flat
@@ -184,6 +210,17 @@ class Jitted:
             return tuple(new_values) + tuple(dyn_out)
 
         return pure
+
+
+def _fall_back(jitted, entry, exc):
+    """The policy (see JitFallbackWarning): this signature runs eagerly from now on."""
+    import warnings
+
+    entry.eager = True
+    entry.compiled = None  # drop what the failed trace built
+    name = getattr(jitted.fn, "__name__", "the function")
+    warnings.warn(f"polyops.jit: {name} cannot be compiled on the {entry.backend.name} backend "
+                  f"and runs eagerly at this signature: {exc}", JitFallbackWarning, stacklevel=3)
 
 
 # The list a running trace appends the Variables it read without receiving them to; one per
@@ -254,6 +291,11 @@ def jit(fn=None, *, static_argnums=(), static_argnames=()):
     numbers on every call).  Turn compilation off with ``polyops.disable_jit()`` (a
     context manager) or the environment variable ``POLYOPS_DISABLE_JIT=1``: the function
     then runs eagerly.  The returned object counts its traces in ``.traces``.
+
+    A function whose trace needs tensor values (``bool``/``float`` of a tensor, a host
+    computation, a value-dependent output size where the backend's shapes are static)
+    runs eagerly at that signature, after one `JitFallbackWarning`: the same on every
+    backend.
 
     Example:
         >>> @polyops.jit

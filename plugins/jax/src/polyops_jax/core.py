@@ -122,10 +122,21 @@ def _jvp(fun, primals, tangents, has_aux):
     return jax.jvp(fun, tuple(primals), tuple(tangents), has_aux=has_aux)
 
 
+from jax._src.interpreters.ad import JVPTracer as _JVPTracer  # noqa: E402
+from jax._src.interpreters.ad import LinearizeTracer as _LinearizeTracer  # noqa: E402
+
+_AD_TRACERS = (_JVPTracer, _LinearizeTracer)
+
+
 def _value_and_grad(fun, primals):
     """Reverse-mode autodiff (`polyops.value_and_grad`) through ``jax.value_and_grad``."""
     argnums = tuple(range(len(primals)))
     return jax.value_and_grad(fun, argnums=argnums, has_aux=True)(*primals)
+
+
+def _on_tape(x) -> bool:
+    """Whether ``x`` is being differentiated (a JVP or linearize tracer of jax.grad, jvp)."""
+    return isinstance(x, _AD_TRACERS)
 
 
 def _custom_gradient(f):
@@ -155,6 +166,42 @@ def _devices():
     return [f"{'cuda' if d.platform == 'gpu' else d.platform}:{d.id}" for d in jax.devices()]
 
 
+def _jit(fn):
+    """``jax.jit``; a trace that needs concrete values (``bool``/``float`` of a tracer, a
+    data-dependent shape such as ``unique``'s, a host computation) raises `EagerOnlyError`,
+    on which core runs the function eagerly (its one policy, see polyops._transforms)."""
+    compiled = jax.jit(fn)
+
+    def call(*args):
+        try:
+            return compiled(*args)
+        except Exception as exc:
+            if not _needs_values(exc):
+                raise
+            raise EagerOnlyError(f"the trace needs tensor values ({_reason(exc)})") from exc
+
+    return call
+
+
+def _needs_values(exc) -> bool:
+    """Whether jax's error (or one it caused: kernels wrap theirs in KernelError) is a
+    tracer asked for its value."""
+    seen = [exc]
+    while exc is not None:
+        if isinstance(exc, _CONCRETE_ERRORS):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        if exc in seen:  # a chain can loop
+            return False
+        seen.append(exc)
+    return False
+
+
+def _reason(exc) -> str:
+    """The error's first line: KernelError names the op; jax's own messages run long."""
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]
+
+
 RUNTIME = Runtime(
     name="jax",
     version=jax.__version__,
@@ -165,7 +212,8 @@ RUNTIME = Runtime(
     jvp=_jvp,
     value_and_grad=_value_and_grad,
     custom_gradient=_custom_gradient,
-    jit=jax.jit,
+    on_tape=_on_tape,
+    jit=_jit,
     device_scope=_device_scope,
     devices=_devices,
 )
@@ -401,7 +449,18 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
         _check_same("while_loop", "the loop_vars body returns", vals, new)
         return new
 
-    if maximum_iterations is None:
+    if any(_on_tape(v) for v in jax.tree_util.tree_leaves(values)):
+        # lax.while_loop has no reverse-mode derivative; a scan of a bounded loop has one
+        if not isinstance(maximum_iterations, int):
+            from polyops import NotDifferentiableError
+
+            raise NotDifferentiableError(
+                "while_loop: expected maximum_iterations (a Python int) to differentiate "
+                "a traced while_loop on the jax backend, got None; jax cannot "
+                "reverse-differentiate lax.while_loop (eager polyops.grad can)")
+        out, _ = jax.lax.scan(lambda v, _: (jax.lax.cond(test(v), step, lambda v: v, v), None),
+                              values, None, length=maximum_iterations)
+    elif maximum_iterations is None:
         out = jax.lax.while_loop(test, step, values)
     else:  # a counter in the carry
         limit = jnp.asarray(maximum_iterations, jnp.int32)
@@ -430,11 +489,28 @@ def fori_loop(lower, upper, body_fun, init_val):
     lo, hi = _bound("lower", lower), _bound("upper", upper)
 
     def step(i, val):
-        new = _tensors(body_fun(jnp.asarray(i, jnp.int32), val))
+        # with Python bounds, lax's counter is weakly typed, as the Python int i of the
+        # eager loop: jnp arithmetic on it keeps the other operand's dtype
+        new = _tensors(body_fun(i, val))
         _check_same("fori_loop", "the value body_fun returns", val, new)
         return new
 
-    return jax.lax.fori_loop(lo, hi, step, _tensors(init_val))
+    try:
+        return jax.lax.fori_loop(lo, hi, step, _tensors(init_val))
+    except TypeError as exc:
+        return _weak_counter_loop(lower, upper, body_fun, init_val, lo, hi, exc)
+
+
+def _weak_counter_loop(lower, upper, body_fun, init_val, lo, hi, exc):
+    """A body that fails with a traced counter: polyops ops promote a traced int32
+    counter as a strong int32 (``int8 carry + i`` gives int32) where the eager loop's
+    Python int is weak.  With static bounds the loop unrolls with Python ints, exactly
+    as eagerly (a genuine error of the body is raised again from there); with tensor
+    bounds the counter's values are needed: polyops.jit runs the function eagerly."""
+    if isinstance(lo, int) and isinstance(hi, int):
+        return _reference("fori_loop")(lower, upper, body_fun, init_val)
+    raise EagerOnlyError(f"fori_loop: body_fun needs its counter i as a Python int (it "
+                         f"failed on a traced int32 i, the bounds being tensors): {exc}") from exc
 
 
 def vectorized_map(function, elements):
@@ -493,6 +569,15 @@ def scatter_update(inputs, indices, updates, reduction=None):
         keep = ok & (last[lin] == rows)
         cols = tuple(jnp.where(keep, c, d) for c, d in zip(cols, target))
         return inputs.at[cols].set(updates, mode="drop")
+    if reduction == "mul" and (_on_tape(inputs) or _on_tape(updates)):
+        # jax's scatter-multiply differentiates only with unique indices: multiply by
+        # each position's product of updates, a differentiable segmented product
+        from .math import _product_by_scan
+
+        lin = jnp.where(ok, jnp.ravel_multi_index(cols, target[:k], mode="clip"), -1)
+        size = int(np.prod(target[:k]))
+        u = jnp.reshape(updates, (n,) + target[k:]).astype(inputs.dtype)
+        return inputs * jnp.reshape(_product_by_scan(u, lin, size), target)
     is_bool = inputs.dtype == bool
     x = inputs.astype(jnp.int32) if is_bool else inputs
     u = updates.astype(jnp.int32) if is_bool else updates

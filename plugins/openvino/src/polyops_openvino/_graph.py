@@ -187,7 +187,7 @@ def axes_const(axes):
 class TracedValueError(polyops.EagerOnlyError):
     """A step needs a tensor's value (or a host computation) while ``polyops.jit`` records
     an OpenVINO model, where values do not exist yet.  An `EagerOnlyError`: core passes it
-    through kernels unchanged, and ``_jit`` falls back to running the function eagerly."""
+    through kernels unchanged, and ``polyops.jit`` then runs the function eagerly."""
 
 
 class Lazy:

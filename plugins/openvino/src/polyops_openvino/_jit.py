@@ -11,22 +11,18 @@ branches, ``while_loop``/``fori_loop`` become an OpenVINO Loop (see ``core``).  
 that needs a tensor's value while it is recorded (``bool(x)``, ``float(x)``, a host
 computation such as ``svd``, a data-dependent shape such as ``unique``, a ``view`` bit cast,
 an int64 result) cannot be one model: the trace raises `TracedValueError` (an
-`EagerOnlyError`), and that function then runs eagerly, op by op, after one
-`JitFallbackWarning` naming the op.
+`EagerOnlyError`), on which core runs that function eagerly, op by op, after one
+`JitFallbackWarning` naming the op (core's one policy for every backend).
 """
 
 from __future__ import annotations
 
 import threading
-import warnings
 
 import numpy as np
 import openvino as ov
-from polyops import EagerOnlyError
 
 from . import _graph
-from polyops import JitFallbackWarning
-
 from ._graph import OV_TYPES, Lazy, T, TracedValueError, ops
 
 _U16 = np.dtype(np.uint16)
@@ -71,47 +67,32 @@ class Jit:
     def __init__(self, fn):
         self.fn = fn
         self.models: dict = {}  # (shapes, dtypes) -> _Model
-        self.eager = False  # the trace needed values: run fn as it is
         self._lock = threading.Lock()
 
     def __call__(self, *args):
         arrays = [_contiguous(a) for a in args]
-        if self.eager:
-            return self.fn(*arrays)
         key = tuple((a.shape, a.dtype) for a in arrays)
         model = self.models.get(key)
         if model is None:
             with self._lock:
                 model = self.models.get(key)
-                if model is None and not self.eager:
-                    model = self._trace(arrays)
-                    if model is not None:
-                        self.models[key] = model
-                    elif not self.eager:  # a discarded trace (see _trace)
+                if model is None:
+                    model = self._trace(arrays)  # TracedValueError: core runs fn eagerly
+                    if model is None:  # a discarded trace (see _trace)
                         return self._last
-            if model is None:
-                return self.fn(*arrays)
+                    self.models[key] = model
         return _infer(model, arrays)
 
     def _trace(self, arrays):
         in_types = [OV_TYPES[a.dtype] for a in arrays]
         params = [ops.parameter(list(a.shape), t) for a, t in zip(arrays, in_types)]
-        try:
-            outs = self.fn(*[Lazy(p) for p in params])
-            if _discarded():
-                # Core traces again when the trace read Variables it was not given, and
-                # drops this call's outputs: compiling this model would be wasted.
-                self._last = tuple(outs)
-                return None
-            return _compile(params, in_types, outs)
-        except EagerOnlyError as exc:
-            # One compiled model cannot read tensor values: this function runs eagerly from
-            # now on (a UserWarning of our own: PolyopsPluginWarning means a broken plugin).
-            self.eager = True
-            warnings.warn(f"polyops.jit (openvino): the function cannot be compiled into one "
-                          f"OpenVINO model and runs eagerly: {exc}", JitFallbackWarning,
-                          stacklevel=4)
+        outs = self.fn(*[Lazy(p) for p in params])
+        if _discarded():
+            # Core traces again when the trace read Variables it was not given, and drops
+            # this call's outputs: compiling this model would be wasted.
+            self._last = tuple(outs)
             return None
+        return _compile(params, in_types, outs)
 
 
 def _compile(params, in_types, outs):

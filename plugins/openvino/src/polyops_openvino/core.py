@@ -348,7 +348,16 @@ def fori_loop(lower, upper, body_fun, init_val):
                             f"{a.shape}")
     lo = convert_to_tensor(_as_array(lower).reshape(()), "int32")
     step = lambda i, v: (i + 1, body_fun(i, v))  # noqa: E731
-    return while_loop(lambda i, v: i < upper, step, (lo, init_val))[1]
+    try:
+        return while_loop(lambda i, v: i < upper, step, (lo, init_val))[1]
+    except TypeError as exc:
+        if isinstance(exc, TracedValueError):
+            raise
+        # The Loop's counter is an int32 tensor where the eager loop's is a Python int,
+        # which is weak (an int8 carry + i stays int8): polyops.jit runs it eagerly.
+        raise TracedValueError(f"fori_loop: body_fun needs its counter i as a Python int (it "
+                               f"failed on the Loop's int32 i, the bounds being tensors): "
+                               f"{exc}") from exc
 
 
 def _as_array(x):

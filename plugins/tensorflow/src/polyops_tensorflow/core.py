@@ -10,6 +10,7 @@ import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
+from polyops import EagerOnlyError  # noqa: E402
 from polyops.plugin import Runtime, static_starts  # noqa: E402
 
 _NAMES = (
@@ -96,6 +97,14 @@ def _value_and_grad(fun, primals):
     return (loss, aux), tuple(tf.convert_to_tensor(g) for g in grads)
 
 
+def _on_tape(x) -> bool:
+    """Whether a tf.GradientTape records operations on ``x`` (tensorflow's own test,
+    private: a tape keeps no public list of what it watches)."""
+    from tensorflow.python.eager import record
+
+    return isinstance(x, tf.Tensor) and bool(record.should_record_backprop([x]))
+
+
 def _custom_gradient(f):
     """`polyops.ops.custom_gradient` through ``tf.custom_gradient``: the grad function gets
     the output's cotangent (the output's structure) and returns one gradient per argument."""
@@ -142,14 +151,40 @@ def _jit(fn):
         if chosen:
             return chosen[0](*args)
         try:
-            out, function = xla(*args), xla
-        except tf.errors.OpError:
-            function = _function(fn)
-            out = function(*args)
+            try:
+                out, function = xla(*args), xla
+            except tf.errors.OpError:
+                function = _function(fn)
+                out = function(*args)
+        except Exception as exc:
+            if not _needs_values(exc):
+                raise
+            # core's one policy (polyops._transforms): it runs the function eagerly
+            raise EagerOnlyError(f"the trace needs tensor values ({type(exc).__name__}: "
+                                 f"{str(exc).splitlines()[0] if str(exc) else ''})"[:400]) from exc
         chosen.append(_direct(function, args))
         return out
 
     return compiled
+
+
+def _needs_values(exc) -> bool:
+    """Whether ``exc`` (or an error it came from) is a graph tensor asked for its value:
+    ``bool()`` (OperatorNotAllowedInGraphError), ``float()``/``int()``, NumPy conversion,
+    a host computation (EagerOnlyError).  tf has no common type for the others: their
+    messages name the symbolic tensor."""
+    seen = [exc]
+    while exc is not None:
+        if isinstance(exc, (EagerOnlyError, tf.errors.OperatorNotAllowedInGraphError)):
+            return True
+        if isinstance(exc, (TypeError, NotImplementedError, AttributeError)) and (
+                "SymbolicTensor" in str(exc) or "symbolic tf.Tensor" in str(exc)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        if exc in seen:  # a chain can loop
+            return False
+        seen.append(exc)
+    return False
 
 
 def _direct(function, args):
@@ -188,6 +223,7 @@ RUNTIME = Runtime(
     jvp=_jvp,
     value_and_grad=_value_and_grad,
     custom_gradient=_custom_gradient,
+    on_tape=_on_tape,
     jit=_jit,
     device_scope=_device_scope,
     devices=_devices,
@@ -369,8 +405,21 @@ def fori_loop(lower, upper, body_fun, init_val):
 
     # a static trip count bounds the loop, which XLA needs to differentiate it
     static = max(hi - lo, 0) if isinstance(lo, int) and isinstance(hi, int) else None
-    return tf.while_loop(lambda i, v: i < hi, step, (tf.constant(lo, tf.int32) if isinstance(
-        lo, int) else lo, val), maximum_iterations=static)[1]
+    try:
+        return tf.while_loop(lambda i, v: i < hi, step, (tf.constant(lo, tf.int32) if isinstance(
+            lo, int) else lo, val), maximum_iterations=static)[1]
+    except TypeError as exc:
+        # The graph's counter is an int32 tensor where the eager loop's is a Python int,
+        # which is weak: tf's operators do not promote (``x * i`` with a float32 x is a
+        # TypeError) and polyops promotes an int32 tensor (an int8 carry + i gives int32).
+        # With static bounds the loop unrolls with Python ints, exactly as eagerly (a
+        # genuine error of the body is raised again from there); with tensor bounds the
+        # counter's values are needed: polyops.jit runs the function eagerly.
+        if static is None:
+            raise EagerOnlyError(f"fori_loop: body_fun needs its counter i as a Python int (it "
+                                 f"failed on the graph's int32 i, the bounds being tensors): "
+                                 f"{exc}") from exc
+        return _reference("fori_loop")(lower, upper, body_fun, init_val)
 
 
 def _length(op, xs, length=None):

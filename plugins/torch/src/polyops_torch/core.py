@@ -126,6 +126,12 @@ def _value_and_grad(fun, primals):
     return (loss, aux), grads
 
 
+def _on_tape(x) -> bool:
+    """Whether autograd records operations on ``x`` now (inside an autograd.Function's
+    forward, grad mode is off: its inputs are off the tape)."""
+    return isinstance(x, torch.Tensor) and x.requires_grad and torch.is_grad_enabled()
+
+
 class _CustomGradient(torch.autograd.Function):
     """``f(*args) -> (output, grad_fn)`` as one autograd node whose backward is
     ``grad_fn(upstream)`` (as Keras's torch backend does)."""
@@ -169,8 +175,9 @@ def _jit(fn):
     call.  ``make_fx`` instead runs the Python once with fake tensors, recording the aten
     ops, including those of ``torch.autograd.grad`` (a whole training step becomes one
     graph).  Python that needs tensor values (``bool(tensor)`` in a reference
-    ``while_loop`` or ``cond``, ``.item()``, NumPy) cannot be traced: such a function runs
-    eagerly, on every call, which is slow but correct.
+    ``while_loop`` or ``cond``, ``.item()``, NumPy) cannot be traced, nor can inductor
+    compile every graph: then this raises `EagerOnlyError`, on which core runs the
+    function eagerly (its one policy for every backend, see polyops._transforms).
 
     Options: ``dynamic=False`` because core compiles one function per signature (shapes
     and dtypes), so there is nothing to generalize; the default mode (no CUDA graphs,
@@ -184,30 +191,30 @@ def _jit(fn):
         nonlocal compiled
         if compiled is None:
             with _no_jit_deprecation():  # compiling imports modules that use torch.jit
-                compiled, graph = _trace(fn, args)
-                if graph is None:
-                    return compiled(*args)
+                traced = _trace(fn, args)
                 try:  # inductor compiles on this first call
-                    return compiled(*args)
+                    out = traced(*args)
                 except Exception as exc:
                     # Inductor cannot compile everything (unsigned 16-64-bit ints in some
                     # ops).  Not the traced graph: it took the kernels' compiled paths,
-                    # which eager aten may lack; the function runs eagerly (errors of the
-                    # data itself are raised again from there).
-                    _fallback(f"inductor failed ({type(exc).__name__}: {exc})")
-                    compiled = fn
+                    # which eager aten may lack; core runs the function eagerly (errors of
+                    # the data itself are raised again from there).
+                    raise _cannot_compile(f"inductor failed ({_reason(exc)})") from exc
+                compiled = traced
+                return out
         return compiled(*args)
 
     return call
 
 
-def _fallback(reason):
-    import warnings
+def _cannot_compile(reason):
+    from polyops import EagerOnlyError
 
-    from polyops import JitFallbackWarning
+    return EagerOnlyError(f"torch cannot compile it: {reason}"[:400])
 
-    warnings.warn(f"polyops.jit on torch: the function runs eagerly: {reason:.300}",
-                  JitFallbackWarning, stacklevel=4)
+
+def _reason(exc) -> str:
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
 
 
 def _trace(fn, args):
@@ -222,10 +229,23 @@ def _trace(fn, args):
             # values; non-fake inputs: constants the function makes from NumPy data
             graph = make_fx(fn, tracing_mode="fake", _allow_non_fake_inputs=True)(*args)
     except Exception as exc:  # data-dependent Python, or an error that eager raises again
-        _fallback(f"it cannot be traced ({type(exc).__name__}: {exc})")
-        return fn, None
+        if _own_error(exc):
+            raise
+        raise _cannot_compile(f"the trace needs tensor values or an op fake tensors lack "
+                              f"({_reason(exc)})") from exc
     # compiling graph.forward skips nn.Module.__call__ (~10us a call)
-    return torch.compile(graph.forward, dynamic=False), graph
+    return torch.compile(graph.forward, dynamic=False)
+
+
+def _own_error(exc) -> bool:
+    """A polyops error of the arguments (a rule's TypeError/ValueError, raised before any
+    kernel ran): raised as is, as on the other backends, not as a reason to run eagerly."""
+    from polyops import EagerOnlyError
+
+    return (isinstance(exc, (TypeError, ValueError, IndexError))
+            and not isinstance(exc, EagerOnlyError)
+            and not type(exc).__module__.startswith("torch")
+            and exc.__cause__ is None and exc.__context__ is None)  # torch raised nothing
 
 
 RUNTIME = Runtime(
@@ -238,6 +258,7 @@ RUNTIME = Runtime(
     jvp=_jvp,
     value_and_grad=_value_and_grad,
     custom_gradient=_custom_gradient,
+    on_tape=_on_tape,
     jit=_jit,
     device_scope=torch.device,  # as a context manager: the default device of new tensors
     devices=_devices,
