@@ -48,3 +48,29 @@ settings.register_profile(
                            HealthCheck.filter_too_much],
 )
 settings.load_profile("ci")
+
+
+# -- memory of a long run ---------------------------------------------------------------
+# The table-wide transform tests compile hundreds of programs (jax executables, Dynamo
+# graphs, OpenVINO models) that each framework keeps cached for the life of the process.
+# After those modules the caches are dropped, so an xdist worker's memory stays bounded on
+# a 24 GiB machine; later modules then compile what they need, as in a fresh process.
+_COMPILE_HEAVY = frozenset({"test_gradients", "test_jit_table", "test_repeated_calls"})
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _drop_compiled_programs(request):
+    yield
+    if request.module.__name__.rpartition(".")[2] not in _COMPILE_HEAVY:
+        return
+    import gc
+    import sys
+
+    if "jax" in sys.modules:
+        sys.modules["jax"].clear_caches()
+    if "torch._dynamo" in sys.modules:
+        sys.modules["torch._dynamo"].reset()
+    graph = sys.modules.get("polyops_openvino._graph")
+    if graph is not None:
+        graph._cache.clear()
+    gc.collect()
