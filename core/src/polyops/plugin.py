@@ -283,6 +283,18 @@ def eig_vectors_error(backend: str) -> Exception:
         f"complex phase, so polyops differentiates eig's eigenvalues only")
 
 
+def error_chain(exc: BaseException):
+    """``exc`` and each error it came from (``__cause__``, else ``__context__``), once each:
+    for a jit hook that asks whether a framework error anywhere in the chain means "the
+    trace needs tensor values" (kernels wrap framework errors in KernelError).  A chain
+    that loops back stops there."""
+    seen: list = []
+    while exc is not None and not any(exc is e for e in seen):
+        seen.append(exc)
+        yield exc
+        exc = exc.__cause__ or exc.__context__
+
+
 def same_padding(n: int, k: int, stride: int, dilation: int) -> tuple[int, int]:
     """TF's (and Keras's) "same" padding of one spatial dim of size ``n`` for a window of
     ``k`` taps: ``(before, after)``, the odd extra after."""

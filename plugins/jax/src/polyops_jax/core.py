@@ -10,7 +10,7 @@ import ml_dtypes
 import numpy as np
 
 from polyops import EagerOnlyError
-from polyops.plugin import Runtime
+from polyops.plugin import Runtime, error_chain
 
 _NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -186,15 +186,7 @@ def _jit(fn):
 def _needs_values(exc) -> bool:
     """Whether jax's error (or one it caused: kernels wrap theirs in KernelError) is a
     tracer asked for its value."""
-    seen = [exc]
-    while exc is not None:
-        if isinstance(exc, _CONCRETE_ERRORS):
-            return True
-        exc = exc.__cause__ or exc.__context__
-        if exc in seen:  # a chain can loop
-            return False
-        seen.append(exc)
-    return False
+    return any(isinstance(e, _CONCRETE_ERRORS) for e in error_chain(exc))
 
 
 def _reason(exc) -> str:

@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 from polyops import EagerOnlyError  # noqa: E402
-from polyops.plugin import Runtime, static_starts  # noqa: E402
+from polyops.plugin import Runtime, error_chain, static_starts  # noqa: E402
 
 _NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -173,17 +173,12 @@ def _needs_values(exc) -> bool:
     ``bool()`` (OperatorNotAllowedInGraphError), ``float()``/``int()``, NumPy conversion,
     a host computation (EagerOnlyError).  tf has no common type for the others: their
     messages name the symbolic tensor."""
-    seen = [exc]
-    while exc is not None:
-        if isinstance(exc, (EagerOnlyError, tf.errors.OperatorNotAllowedInGraphError)):
+    for e in error_chain(exc):
+        if isinstance(e, (EagerOnlyError, tf.errors.OperatorNotAllowedInGraphError)):
             return True
-        if isinstance(exc, (TypeError, NotImplementedError, AttributeError)) and (
-                "SymbolicTensor" in str(exc) or "symbolic tf.Tensor" in str(exc)):
+        if isinstance(e, (TypeError, NotImplementedError, AttributeError)) and (
+                "SymbolicTensor" in str(e) or "symbolic tf.Tensor" in str(e)):
             return True
-        exc = exc.__cause__ or exc.__context__
-        if exc in seen:  # a chain can loop
-            return False
-        seen.append(exc)
     return False
 
 
