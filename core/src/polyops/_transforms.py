@@ -154,22 +154,26 @@ class Jitted:
                     for i in range(entry.out_leaves)]
         return _tree.unflatten(entry.out_tree, flat)
 
+    def _call_args(self, treedef, leaves, args, kwargs):
+        """``fn``'s (positional, keyword) arguments from the flat ``leaves``, with the
+        static arguments of this call put back."""
+        if not (self.static_argnums or self.static_argnames or kwargs):
+            return _tree.unflatten(treedef, leaves), {}
+        dyn_args, dyn_kw = _tree.unflatten(treedef, leaves)
+        return ([args[i] if i in self.static_argnums else a for i, a in enumerate(dyn_args)],
+                {**kwargs, **dyn_kw})
+
     def _eager(self, leaves, treedef, args, kwargs):
         """The function run as it is, on the arguments the compiled one would get (arrays
         converted to tensors), so both give the same result."""
-        if not (self.static_argnums or self.static_argnames or kwargs):
-            return self.fn(*_tree.unflatten(treedef, leaves))
-        dyn_args, dyn_kw = _tree.unflatten(treedef, leaves)
-        return self.fn(*[args[i] if i in self.static_argnums else a
-                         for i, a in enumerate(dyn_args)], **{**kwargs, **dyn_kw})
+        call_args, call_kw = self._call_args(treedef, leaves, args, kwargs)
+        return self.fn(*call_args, **call_kw)
 
     def _pure(self, entry, leaves, treedef, args, kwargs):
         """The function the backend compiles: (variable values, dynamic leaves) -> flat
         (new variable values, dynamic outputs); static leaves are closed over."""
         native = entry.backend.runtime.tensor_types
         dyn_pos = [i for i, x in enumerate(leaves) if isinstance(x, native)]
-        static_argnums = self.static_argnums
-        split = bool(self.static_argnums or self.static_argnames or kwargs)
         fn = self.fn
 
         def pure(*flat):
@@ -180,12 +184,7 @@ class Jitted:
             filled = list(leaves)
             for i, v in zip(dyn_pos, flat[n:]):
                 filled[i] = v
-            if split:
-                dyn_args, dyn_kw = _tree.unflatten(treedef, filled)
-                call_args = [args[i] if i in static_argnums else a for i, a in enumerate(dyn_args)]
-                call_kw = {**kwargs, **dyn_kw}
-            else:
-                call_args, call_kw = _tree.unflatten(treedef, filled), {}
+            call_args, call_kw = self._call_args(treedef, filled, args, kwargs)
             scope = StateScope(dict(zip(variables, flat[:n])))
             token = _SCOPE.set(scope)
             try:
