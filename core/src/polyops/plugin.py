@@ -121,8 +121,8 @@ class BackendSpec:
 def kernels_from(*modules, ops: Mapping | None = None) -> dict[str, Callable]:
     """Collect the kernels of plugin family modules: public attributes named after ops.
 
-    Each module (``numpy.py``, ``nn.py``, ``core.py``...) defines functions named
-    after the ops they implement (``def sum(x, axis, keepdims)``) or binds
+    Each module (``numpy.py``, ``nn.py``, ``core.py``...) or family package (``numpy/``,
+    whose public submodules are read too) defines functions named after the ops they implement (``def sum(x, axis, keepdims)``) or binds
     them (``add = np.add``).  Names starting with ``_`` and names that are not
     ops of that module's family are ignored.
     """
@@ -133,11 +133,24 @@ def kernels_from(*modules, ops: Mapping | None = None) -> dict[str, Callable]:
     found: dict[str, Callable] = {}
     for module in modules:
         family = module.__name__.rsplit(".", 1)[-1]
-        for name, value in vars(module).items():
-            op = ops.get(name)
-            if op is not None and op.family == family and callable(value):
-                found[name] = value
+        for part in _parts(module):
+            for name, value in vars(part).items():
+                op = ops.get(name)
+                if op is not None and op.family == family and callable(value):
+                    found[name] = value
     return found
+
+
+def _parts(module) -> list:
+    """``module``, or for a family package (``numpy/`` with ``base.py``, ``elementwise.py``...
+    mirroring core's submodules) the package and its public submodules."""
+    if not hasattr(module, "__path__"):
+        return [module]
+    import pkgutil
+
+    return [module] + [importlib.import_module(f"{module.__name__}.{info.name}")
+                       for info in pkgutil.iter_modules(module.__path__)
+                       if not info.name.startswith("_")]
 
 
 class BackendPlugin:
@@ -180,6 +193,36 @@ class BackendPlugin:
 
     def __repr__(self):
         return f"<polyops backend plugin {self.name!r} ({self.package})>"
+
+
+def private(path: str, default: Any = None) -> Any:
+    """A framework's private attribute, ``"module:attr.attr"``, or ``default`` when it is missing.
+
+    Plugins reach private framework APIs only through this, from their ``_compat.py``
+    (which lists every path it reads in ``PRIVATE``) and keep a public-API fallback for
+    ``default``: a framework release that moves the attribute then costs speed, not
+    correctness.  The environment variable ``POLYOPS_HIDE_PRIVATE`` (comma-separated
+    paths, or ``all``) hides attributes as if they were missing; the tests run every
+    plugin that way, one path at a time.
+    """
+    import os
+
+    hidden = os.environ.get("POLYOPS_HIDE_PRIVATE", "")
+    if hidden and (hidden == "all" or path in hidden.split(",")):
+        return default
+    module, _, attrs = path.partition(":")
+    try:
+        value = importlib.import_module(module)
+    except ImportError:
+        return default
+    for attr in attrs.split(".") if attrs else ():
+        value = getattr(value, attr, _MISSING)
+        if value is _MISSING:
+            return default
+    return value
+
+
+_MISSING = object()
 
 
 # ----- helpers for kernel authors ------------------------------------------------------
