@@ -18,6 +18,7 @@ type checks and a set lookup, and creates no objects.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import operator
 import re
@@ -684,20 +685,32 @@ def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
             body = (_DIRECT if op.prepare is None else _PREPARED).format(call=", ".join(call))
             src = _FOLDED.format(params=", ".join(params), call=", ".join(call), body=body,
                                  check=_CHECKS[kind].format(x=x, y=y))
-        exec(compile(src, "<polyops generated op>", "exec"), namespace)
+        tree = ast.parse(src)
+        for node in ast.walk(tree):  # one line: the whole body maps to the rule's first line
+            if "lineno" in node._attributes:
+                node.lineno = node.end_lineno = 1
+        exec(compile(tree, "<polyops generated op>", "exec"), namespace)
         make = _MAKERS[key] = namespace.pop("_make")
     fn = make(op.index, op.prepare, op)
-    fn.__code__ = fn.__code__.replace(co_name=op.name, co_qualname=op.name)
+    code = rule.__code__
+    locate(fn, op.name, code.co_filename, code.co_firstlineno)
     fn.__name__ = fn.__qualname__ = op.name
     fn.__defaults__ = rule.__defaults__
     fn.__kwdefaults__ = rule.__kwdefaults__
     fn.__doc__ = rule.__doc__
-    fn.__module__ = f"polyops.ops.{op.family}"
-    fn.__wrapped__ = rule
+    fn.__module__ = rule.__module__
     fn.op = op
     fn.reference = lambda ref: _set_ref(op, ref)
     fn.host_reference = lambda ref: _set_ref(op, ref, host=True)
     return fn
+
+
+def locate(fn: Callable, name: str, filename: str, line: int) -> None:
+    """Name a generated public function's code ``name`` and point it at its op's source
+    (``filename``, ``line``): tracebacks, ``inspect.getsource`` and editors then open the op's
+    rule, not generated text."""
+    fn.__code__ = fn.__code__.replace(co_name=name, co_qualname=name, co_filename=filename,
+                                      co_firstlineno=line)
 
 
 def _set_ref(op: Op, ref: Callable, host: bool = False) -> Callable:
@@ -856,6 +869,6 @@ class Operation:
 
 def _make_operation_class(op: Op) -> type:
     cls = type(_camel(op.name), (Operation,), {"op": op, "__doc__": op.rule.__doc__})
-    cls.__module__ = f"polyops.ops.{op.family}"
+    cls.__module__ = op.public.__module__
     return cls
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import operator
-import sys
+import re
 
 from .. import _dtypes, _promote, config
 from .._op import defop
@@ -47,7 +48,6 @@ def unary(name, *, family="numpy", promote=_promote.preserve, out=None, doc=""):
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    rule.__module__ = sys._getframe(1).f_globals.get("__name__", rule.__module__)
     return defop(family, tensors=("x",), promote=promote, elementwise="unary")(rule)
 
 
@@ -73,7 +73,6 @@ def binary(name, *, family="numpy", promote=_promote.same, out=None, doc="", par
         rule = ns["rule"]
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    rule.__module__ = sys._getframe(1).f_globals.get("__name__", rule.__module__)
     return defop(family, tensors=params, promote=promote, elementwise="binary")(rule)
 
 
@@ -156,26 +155,30 @@ def from_host(value, dtype: str):
     return convert_to_tensor(np.asarray(value), dtype)
 
 
-def exports(namespace: dict, family: str) -> list[str]:
-    """The public names a family module defines: its ops, aliases, functions and Operation
-    classes (in a family package's submodule, only those defined in that submodule).
+def finish(namespace: dict) -> None:
+    """End an op module: claim the ops its static ``__all__`` lists and add their Operation
+    classes (``Add``, ``Sum``...) to it.
 
-    Adds each op's Operation class (``Add``, ``Sum``...) to ``namespace`` too.
+    An op declared through a factory (``abs = unary("abs", ...)``) has a rule written inside
+    the factory; here it gets the declaring module as ``__module__`` and the line of its
+    ``name = factory(...)`` statement as the source location of its public function.
     """
-    module = f"polyops.ops.{family}"
-    here = namespace["__name__"]
-    names = []
-    for name, value in list(namespace.items()):
-        owner = getattr(value, "__module__", None) or ""
-        if name.startswith("_") or not callable(value) or not (
-            owner == module or owner.startswith(module + ".")
-        ):
-            continue
-        if here != module and getattr(value, "__wrapped__", value).__module__ != here:
-            continue  # imported from a sibling submodule
-        names.append(name)
-        op = getattr(value, "op", None)
-        if op is not None and op.name == name:
-            namespace[op.operation.__name__] = op.operation
-            names.append(op.operation.__name__)
-    return sorted(set(names))
+    from .._op import locate
+
+    here, path = namespace["__name__"], namespace["__file__"]
+    source = None
+    for name in namespace["__all__"]:
+        fn = namespace.get(name)
+        op = getattr(fn, "op", None)
+        if op is None or op.public is not fn or op.name != name:
+            continue  # an Operation class (added below), an alias or a plain function
+        code = inspect.unwrap(op.rule).__code__  # the rule as written
+        if "<locals>" in code.co_qualname or code.co_filename != path:
+            if source is None:
+                with open(path, encoding="utf-8") as f:
+                    source = f.read()
+            found = re.search(rf"^{name}\s*=", source, re.MULTILINE)
+            if found is not None:
+                locate(fn, name, path, source.count("\n", 0, found.start()) + 1)
+        fn.__module__ = op.operation.__module__ = here
+        namespace[op.operation.__name__] = op.operation

@@ -28,112 +28,30 @@ from __future__ import annotations
 import builtins
 import math
 
-from .. import _dtypes, _promote
+from .. import _promote
 from .._op import defop
-from .._shapes import broadcast_shapes, canonicalize_axis, reduce_shape
+from .._shapes import canonicalize_axis, reduce_shape
 from .._symbolic import SymbolicTensor
 from ..plugin import canonical_eigh, canonical_svd
-from ._base import from_host, key, shape_of, spec, to_host
+from ._base import finish as _finish
+from ._base import from_host, key, shape_of, spec
 from ._base import narrowed as _back
 from ._base import widened as _widened
-from .core import cast, convert_to_tensor
-from .core import dtype as _dtype_of
+from ._linalg import (
+    _as_matrix_rhs, _cholesky_lower, _col, _const, _diag, _dt, _eq, _eye, _float_dtype,
+    _gauss_jordan, _host_in, _kmin, _lu, _matrix, _rhs_shape, _row, _substitute, _tensor,
+    _tri_mask,
+)
+from .core import cast
 from .core import shape as _shape_of
 from .numpy import (
-    abs, argmax, broadcast_to, concatenate, divide, equal, expand_dims, greater, less,
-    logical_and, logical_or, matmul, max, min, multiply, negative, not_equal, ones, power,
-    reshape, sqrt, subtract, sum, swapaxes, take, transpose, where, zeros,
+    abs, broadcast_to, concatenate, divide, equal, expand_dims, greater, less, matmul, max,
+    min, multiply, negative, not_equal, ones, power, reshape, sqrt, subtract, sum, swapaxes,
+    take, transpose, where, zeros,
 )
 
-_bmin, _bmax, _babs = builtins.min, builtins.max, builtins.abs
+_bmin, _bmax = builtins.min, builtins.max
 _LOW = ("float16", "bfloat16")
-
-# ===== shared helpers =================================================================
-
-
-def _dt(x) -> str:
-    return _dtypes.standardize_dtype(_dtype_of(x))
-
-
-def _const(values, dtype):
-    return convert_to_tensor(values, dtype)
-
-
-def _tensor(op, name, x):
-    if not isinstance(x, SymbolicTensor):
-        raise TypeError(f"{op}: expected a tensor for {name!r}, got {type(x).__name__}")
-    return x
-
-
-def _float_dtype(op, *keys):
-    out = _promote.floating(tuple(keys))[0]
-    if out in _dtypes.COMPLEX_TYPES:
-        raise TypeError(f"{op}: complex inputs are not supported, got dtype {out}")
-    return out
-
-
-def _matrix(op, shape, square=False, name="x"):
-    shape = tuple(shape)
-    if len(shape) < 2:
-        raise ValueError(f"{op}: expected {name} of rank >= 2, got shape {shape}")
-    if square and shape[-1] is not None and shape[-2] is not None and shape[-1] != shape[-2]:
-        raise ValueError(f"{op}: expected square matrices, got shape {shape}")
-    return shape
-
-
-def _eq(p, q):
-    return p is None or q is None or p == q
-
-
-def _kmin(m, n):
-    return None if m is None or n is None else _bmin(m, n)
-
-
-def _rhs_shape(op, a, b):
-    """The result shape of solving ``a x = b``: b a stack of vectors (b.ndim == a.ndim - 1)
-    or of matrices (b.ndim == a.ndim), batch dims broadcast."""
-    _matrix(op, a, square=True, name="a")
-    n = a[-1] if a[-1] is not None else a[-2]
-    if len(b) == len(a) - 1:
-        if not _eq(b[-1], n):
-            raise ValueError(f"{op}: expected b.shape[-1] == a.shape[-1], got a.shape={a} and b.shape={b}")
-        return broadcast_shapes(a[:-2], b[:-1], op=op) + (n if n is not None else b[-1],)
-    if len(b) >= len(a):
-        if not _eq(b[-2], n):
-            raise ValueError(f"{op}: expected b.shape[-2] == a.shape[-1], got a.shape={a} and b.shape={b}")
-        return broadcast_shapes(a[:-2], b[:-2], op=op) + (n if n is not None else b[-2], b[-1])
-    raise ValueError(f"{op}: expected b of rank >= {len(a) - 1} for a.shape={a}, got b.shape={b}")
-
-
-def _eye(n, dtype):
-    return _const([[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)], dtype)
-
-
-def _col(a, k):
-    return take(a, _const([k], "int32"), -1)
-
-
-def _row(a, k):
-    return take(a, _const([k], "int32"), -2)
-
-
-def _diag(a, n):
-    """(..., n) diagonal of a (..., >=n, >=n) tensor."""
-    batch = tuple(_shape_of(a)[:-2])
-    if not n:
-        return zeros(batch + (0,), _dt(a))
-    return concatenate([reshape(take(_col(a, k), _const([k], "int32"), -2), batch + (1,))
-                        for k in range(n)], -1)
-
-
-def _host_in(op, x):
-    import numpy as np
-
-    a = to_host(op, x)
-    if a.dtype not in (np.float32, np.float64):
-        a = a.astype(np.float32)
-    return a
-
 
 # ===== cholesky ========================================================================
 
@@ -157,28 +75,13 @@ def cholesky(x, upper=False):
     float16/bfloat16 in float32.
 
     Example:
-        >>> polyops.ops.cholesky(polyops.ops.convert_to_tensor([[4., 2.], [2., 5.]]))   # [[2, 0], [1, 2]]
+        >>> polyops.ops.cholesky(polyops.ops.convert_to_tensor([[4., 2.], [2., 5.]]))
+        array([[2., 0.],
+               [1., 2.]], dtype=float32)
     """
     x = _tensor("cholesky", "x", x)
     dtype = _float_dtype("cholesky", key(x))
     return spec(_matrix("cholesky", shape_of(x), square=True), dtype)
-
-
-def _cholesky_lower(a):
-    shape = _shape_of(a)
-    n = shape[-1]
-    if n == 0:
-        return a
-    rows = _const([[i] for i in range(n)], "int32")
-    cols = []
-    for j in range(n):
-        c = _col(a, j)  # (..., n, 1)
-        if j:
-            prev = concatenate(cols, -1)  # (..., n, j)
-            c = subtract(c, matmul(prev, swapaxes(_row(prev, j), -1, -2)))
-        d = sqrt(_row(c, j))  # (..., 1, 1)
-        cols.append(where(less(rows, j), 0.0, divide(c, d)))
-    return concatenate(cols, -1)
 
 
 @cholesky.reference
@@ -201,32 +104,6 @@ def _solve_prepare_for(op):
     return prepare
 
 
-def _as_matrix_rhs(a, b):
-    """b as a stack of matrices broadcast against a's batch: (b', was_vector)."""
-    sa, sb = tuple(_shape_of(a)), tuple(_shape_of(b))
-    vec = len(sb) == len(sa) - 1
-    if vec:
-        b = expand_dims(b, -1)
-        sb = sb + (1,)
-    batch = broadcast_shapes(sa[:-2], sb[:-2])
-    return broadcast_to(b, batch + sb[-2:]), batch, vec
-
-
-def _substitute(a, b, lower):
-    """x with a x = b, a triangular (..., n, n), b (..., n, k): row-by-row substitution."""
-    n = _shape_of(a)[-1]
-    order = range(n) if lower else range(n - 1, -1, -1)
-    xs = {}
-    for i in order:
-        acc = _row(b, i)  # (..., 1, k)
-        done = sorted(xs)
-        if done:
-            coef = take(_row(a, i), _const(done, "int32"), -1)  # (..., 1, d)
-            acc = subtract(acc, matmul(coef, concatenate([xs[j] for j in done], -2)))
-        xs[i] = divide(acc, take(_row(a, i), _const([i], "int32"), -1))
-    return concatenate([xs[i] for i in range(n)], -2)
-
-
 # Kernel contract: solve_triangular(a, b, lower) gets floating a (..., n, n) and b of the
 # same dtype, (..., n) when b.ndim == a.ndim - 1 else (..., n, k), shapes validated, and a
 # bool; returns x with a @ x = b (batch dims broadcast), reading only a's lower (lower=True)
@@ -243,15 +120,12 @@ def solve_triangular(a, b, lower=False):
 
     Example:
         >>> a = polyops.ops.convert_to_tensor([[2., 0.], [1., 1.]])
-        >>> polyops.ops.solve_triangular(a, polyops.ops.convert_to_tensor([2., 3.]), lower=True)   # [1, 2]
+        >>> polyops.ops.solve_triangular(a, polyops.ops.convert_to_tensor([2., 3.]), lower=True)
+        array([1., 2.], dtype=float32)
     """
     a, b = _tensor("solve_triangular", "a", a), _tensor("solve_triangular", "b", b)
     dtype = _float_dtype("solve_triangular", key(a), key(b))
     return spec(_rhs_shape("solve_triangular", shape_of(a), shape_of(b)), dtype)
-
-
-def _tri_mask(n, lower):
-    return _const([[(j <= i) if lower else (j >= i) for j in range(n)] for i in range(n)], "bool")
 
 
 @solve_triangular.reference
@@ -284,6 +158,8 @@ def cholesky_inverse(x, upper=False):
 
     Example:
         >>> polyops.ops.cholesky_inverse(polyops.ops.convert_to_tensor([[2., 0.], [1., 2.]]))
+        array([[ 0.3125, -0.125 ],
+               [-0.125 ,  0.25  ]], dtype=float32)
     """
     x = _tensor("cholesky_inverse", "x", x)
     dtype = _float_dtype("cholesky_inverse", key(x))
@@ -327,38 +203,16 @@ def lu_factor(x):
 
     Example:
         >>> lu, piv = polyops.ops.lu_factor(polyops.ops.convert_to_tensor([[1., 2.], [3., 4.]]))
-        >>> # lu = [[3, 4], [1/3, 2/3]], piv = [1, 1]
+        >>> polyops.ops.round(lu, 4)
+        array([[3.    , 4.    ],
+               [0.3333, 0.6667]], dtype=float32)
+        >>> piv
+        array([1, 1], dtype=int32)
     """
     x = _tensor("lu_factor", "x", x)
     dtype = _float_dtype("lu_factor", key(x))
     shape = _matrix("lu_factor", shape_of(x))
     return spec(shape, dtype), spec(shape[:-2] + (_kmin(shape[-2], shape[-1]),), "int32")
-
-
-def _lu(a):
-    """(lu, [pivot index tensors (..., 1, 1)]) of a widened (..., m, n) tensor."""
-    shape = tuple(_shape_of(a))
-    m, n = shape[-2], shape[-1]
-    rows = _const([[i] for i in range(m)], "int32")  # (m, 1)
-    cols = _const([list(range(n))], "int32")  # (1, n)
-    pivots = []
-    for k in range(_bmin(m, n)):
-        col = _col(a, k)  # (..., m, 1)
-        p = argmax(where(less(rows, k), -1.0, abs(col)), -2, True)  # (..., 1, 1)
-        hit = equal(rows, p)
-        is_k = equal(rows, k)
-        row_p = sum(where(hit, a, 0.0), -2, True)  # (..., 1, n)
-        row_k = _row(a, k)
-        a = where(hit, row_k, a)
-        a = where(is_k, row_p, a)  # rows k and p swapped
-        piv = take(row_p, _const([k], "int32"), -1)  # (..., 1, 1)
-        safe = where(equal(piv, 0.0), 1.0, piv)
-        below = greater(rows, k)
-        lcol = divide(where(below, _col(a, k), 0.0), safe)  # (..., m, 1)
-        a = subtract(a, where(logical_and(below, greater(cols, k)), multiply(lcol, row_p), 0.0))
-        a = where(logical_and(below, equal(cols, k)), lcol, a)
-        pivots.append(p)
-    return a, pivots
 
 
 @lu_factor.reference
@@ -392,7 +246,8 @@ def det(x):
     determinant 1.  Ints compute in floatx, float16/bfloat16 in float32.
 
     Example:
-        >>> polyops.ops.det(polyops.ops.convert_to_tensor([[1., 2.], [3., 4.]]))   # -2.
+        >>> polyops.ops.det(polyops.ops.convert_to_tensor([[1., 2.], [3., 4.]]))
+        array(-2., dtype=float32)
     """
     x = _tensor("det", "x", x)
     dtype = _float_dtype("det", key(x))
@@ -415,29 +270,6 @@ def _det_ref(x):
     return _back(reshape(out, shape[:-2]), dtype)
 
 
-def _gauss_jordan(a, b):
-    """x with a x = b: Gauss-Jordan elimination with partial pivoting, rows left in place.
-    a (..., n, n), b (..., n, k) with the same batch dims."""
-    n = _shape_of(a)[-1]
-    aug = concatenate([a, b], -1)
-    rows = _const([[i] for i in range(n)], "int32")
-    used = _const([[False]] * n, "bool")
-    picks = []
-    for k in range(n):
-        col = _col(aug, k)
-        p = argmax(where(used, -1.0, abs(col)), -2, True)
-        hit = equal(p, rows)
-        row_p = sum(where(hit, aug, 0.0), -2, True)
-        piv = take(row_p, _const([k], "int32"), -1)
-        row_n = divide(row_p, piv)
-        aug = where(hit, row_n, subtract(aug, multiply(col, row_n)))
-        used = logical_or(used, hit)
-        picks.append(hit)
-    nb = _shape_of(b)[-1]
-    right = take(aug, _const(list(range(n, n + nb)), "int32"), -1)  # (..., n, k)
-    return concatenate([sum(where(h, right, 0.0), -2, True) for h in picks], -2)
-
-
 # Kernel contract: solve(a, b) gets floating a (..., n, n) and b of the same dtype,
 # (..., n) when b.ndim == a.ndim - 1 else (..., n, k), shapes validated; returns x with
 # a @ x = b (batch dims broadcast).  A singular a gives non-finite values, no error.
@@ -453,7 +285,8 @@ def solve(a, b):
 
     Example:
         >>> a = polyops.ops.convert_to_tensor([[3., 1.], [1., 2.]])
-        >>> polyops.ops.solve(a, polyops.ops.convert_to_tensor([9., 8.]))   # [2., 3.]
+        >>> polyops.ops.solve(a, polyops.ops.convert_to_tensor([9., 8.]))
+        array([2., 3.], dtype=float32)
     """
     a, b = _tensor("solve", "a", a), _tensor("solve", "b", b)
     dtype = _float_dtype("solve", key(a), key(b))
@@ -484,7 +317,9 @@ def inv(x):
     JAX), no error.  Ints compute in floatx, float16/bfloat16 in float32.
 
     Example:
-        >>> polyops.ops.inv(polyops.ops.convert_to_tensor([[2., 0.], [0., 4.]]))   # [[.5, 0], [0, .25]]
+        >>> polyops.ops.inv(polyops.ops.convert_to_tensor([[2., 0.], [0., 4.]]))
+        array([[0.5 , 0.  ],
+               [0.  , 0.25]], dtype=float32)
     """
     x = _tensor("inv", "x", x)
     dtype = _float_dtype("inv", key(x))
@@ -533,7 +368,9 @@ def matrix_power(a, n):
     their dtype.
 
     Example:
-        >>> polyops.ops.matrix_power(polyops.ops.convert_to_tensor([[1., 1.], [0., 1.]]), 3)   # [[1, 3], [0, 1]]
+        >>> polyops.ops.matrix_power(polyops.ops.convert_to_tensor([[1., 1.], [0., 1.]]), 3)
+        array([[1., 3.],
+               [0., 1.]], dtype=float32)
     """
     a = _tensor("matrix_power", "a", a)
     _power_arg(n)
@@ -590,7 +427,9 @@ def qr(x, mode="reduced"):
 
     Example:
         >>> q, r = polyops.ops.qr(polyops.ops.convert_to_tensor([[3., 1.], [4., 2.]]))
-        >>> # r = [[5, 2.2], [0, 0.4]]
+        >>> polyops.ops.round(r, 4)
+        array([[5. , 2.2],
+               [0. , 0.4]], dtype=float32)
     """
     x = _tensor("qr", "x", x)
     _qr_mode(mode)
@@ -671,7 +510,8 @@ def svd(x, full_matrices=True, compute_uv=True):
     host with numpy (eager only) where the backend has no kernel.  Ints compute in floatx, float16/bfloat16 in float32.
 
     Example:
-        >>> polyops.ops.svd(polyops.ops.convert_to_tensor([[3., 0.], [0., -4.]]), compute_uv=False)   # [4, 3]
+        >>> polyops.ops.svd(polyops.ops.convert_to_tensor([[3., 0.], [0., -4.]]), compute_uv=False)
+        array([4., 3.], dtype=float32)
     """
     x = _tensor("svd", "x", x)
     dtype = _float_dtype("svd", key(x))
@@ -726,7 +566,9 @@ def eigh(x):
     float32.
 
     Example:
-        >>> w, v = polyops.ops.eigh(polyops.ops.convert_to_tensor([[2., 1.], [1., 2.]]))   # w = [1, 3]
+        >>> w, v = polyops.ops.eigh(polyops.ops.convert_to_tensor([[2., 1.], [1., 2.]]))
+        >>> polyops.ops.round(w, 4)
+        array([1., 3.], dtype=float32)
     """
     x = _tensor("eigh", "x", x)
     dtype = _float_dtype("eigh", key(x))
@@ -755,7 +597,9 @@ def eig(x):
     complex dtypes (openvino).
 
     Example:
-        >>> w, v = polyops.ops.eig(polyops.ops.convert_to_tensor([[2., 0.], [0., 3.]]))   # w = [2, 3]
+        >>> w, v = polyops.ops.eig(polyops.ops.convert_to_tensor([[2., 0.], [0., 3.]]))
+        >>> w
+        array([2.+0.j, 3.+0.j], dtype=complex64)
     """
     x = _tensor("eig", "x", x)
     _float_dtype("eig", key(x))
@@ -813,7 +657,8 @@ def lstsq(a, b, rcond=None):
 
     Example:
         >>> a = polyops.ops.convert_to_tensor([[1., 0.], [0., 1.], [1., 1.]])
-        >>> polyops.ops.lstsq(a, polyops.ops.convert_to_tensor([1., 1., 2.]))   # [1, 1]
+        >>> polyops.ops.lstsq(a, polyops.ops.convert_to_tensor([1., 1., 2.]))
+        array([1., 1.], dtype=float32)
     """
     a, b = _tensor("lstsq", "a", a), _tensor("lstsq", "b", b)
     _rcond("lstsq", "rcond", rcond)
@@ -856,7 +701,9 @@ def pinv(x, rcond=None):
     kernel.  Ints compute in floatx, float16/bfloat16 in float32.
 
     Example:
-        >>> polyops.ops.pinv(polyops.ops.convert_to_tensor([[2., 0.], [0., 0.]]))   # [[.5, 0], [0, 0]]
+        >>> polyops.ops.pinv(polyops.ops.convert_to_tensor([[2., 0.], [0., 0.]]))
+        array([[0.5, 0. ],
+               [0. , 0. ]], dtype=float32)
     """
     x = _tensor("pinv", "x", x)
     _rcond("pinv", "rcond", rcond)
@@ -904,7 +751,8 @@ def matrix_rank(x, tol=None):
     (eager only) where the backend has no kernel.
 
     Example:
-        >>> polyops.ops.matrix_rank(polyops.ops.convert_to_tensor([[1., 2.], [2., 4.]]))   # 1
+        >>> polyops.ops.matrix_rank(polyops.ops.convert_to_tensor([[1., 2.], [2., 4.]]))
+        np.int32(1)
     """
     x = _tensor("matrix_rank", "x", x)
     _tol(tol)
@@ -980,7 +828,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
     bfloat16 in float32 and keep their dtype.
 
     Example:
-        >>> polyops.ops.norm(polyops.ops.convert_to_tensor([3., 4.]))   # 5.
+        >>> polyops.ops.norm(polyops.ops.convert_to_tensor([3., 4.]))
+        array(5., dtype=float32)
     """
     x = _tensor("norm", "x", x)
     dtype = _float_dtype("norm", key(x))
@@ -1067,6 +916,11 @@ def jvp(fun, primals, tangents, has_aux=False):
     return rt.jvp(fun, primals, tangents, bool(has_aux))
 
 
-from ._base import exports as _exports  # noqa: E402
+__all__ = [
+    "Cholesky", "CholeskyInverse", "Det", "Eig", "Eigh", "Inv", "Lstsq", "LuFactor",
+    "MatrixPower", "MatrixRank", "Norm", "Pinv", "Qr", "Solve", "SolveTriangular", "Svd",
+    "cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "jvp", "lstsq", "lu_factor",
+    "matrix_power", "matrix_rank", "norm", "pinv", "qr", "solve", "solve_triangular", "svd",
+]
 
-__all__ = _exports(globals(), "linalg")
+_finish(globals())

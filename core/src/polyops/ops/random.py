@@ -26,6 +26,7 @@ from .._op import defop
 from .._shapes import normalize_shape
 from .._symbolic import SymbolicTensor
 from ._base import dtype_arg, key, shape_of, spec
+from ._base import finish as _finish
 from .core import cast, convert_to_tensor
 from .core import dtype as _dtype_of
 from .core import shape as _shape_of
@@ -160,7 +161,9 @@ def stateless_normal(seed, shape, mean=0.0, stddev=1.0, dtype=None):
     ``polyops.random.normal`` is the Keras API.
 
     Example:
-        >>> polyops.ops.random.stateless_normal(polyops.ops.array([1, 2]), (3,))
+        >>> y = polyops.ops.random.stateless_normal(polyops.ops.array([1, 2]), (3,))
+        >>> polyops.ops.shape(y), polyops.ops.dtype(y)
+        ((3,), 'float32')
     """
     return _dist_rule("stateless_normal", seed, shape, dtype)
 
@@ -175,7 +178,9 @@ def stateless_uniform(seed, shape, minval=0.0, maxval=1.0, dtype=None):
     """Uniform numbers in ``[minval, maxval)`` of ``shape`` from an explicit seed.
 
     Example:
-        >>> polyops.ops.random.stateless_uniform(polyops.ops.array([1, 2]), (3,))
+        >>> y = polyops.ops.random.stateless_uniform(polyops.ops.array([1, 2]), (3,))
+        >>> polyops.ops.shape(y), polyops.ops.dtype(y)
+        ((3,), 'float32')
     """
     return _dist_rule("stateless_uniform", seed, shape, dtype)
 
@@ -191,7 +196,9 @@ def stateless_randint(seed, shape, minval, maxval, dtype="int32"):
     """Integers in ``[minval, maxval)`` of ``shape`` from an explicit seed.
 
     Example:
-        >>> polyops.ops.random.stateless_randint(polyops.ops.array([1, 2]), (3,), 0, 10)
+        >>> y = polyops.ops.random.stateless_randint(polyops.ops.array([1, 2]), (3,), 0, 10)
+        >>> polyops.ops.shape(y), polyops.ops.dtype(y)
+        ((3,), 'int32')
     """
     if int(maxval) <= int(minval):
         raise ValueError(f"stateless_randint: expected maxval > minval, got minval={minval}, "
@@ -221,7 +228,9 @@ def stateless_truncated_normal(seed, shape, mean=0.0, stddev=1.0, dtype=None):
     """Normal numbers redrawn outside two standard deviations, from an explicit seed.
 
     Example:
-        >>> polyops.ops.random.stateless_truncated_normal(polyops.ops.array([1, 2]), (3,))
+        >>> y = polyops.ops.random.stateless_truncated_normal(polyops.ops.array([1, 2]), (3,))
+        >>> polyops.ops.shape(y), polyops.ops.dtype(y)
+        ((3,), 'float32')
     """
     return _dist_rule("stateless_truncated_normal", seed, shape, dtype)
 
@@ -260,8 +269,10 @@ def stateless_categorical(seed, logits, num_samples, dtype="int32"):
     """Class indices drawn from ``logits`` (batch, classes): shape (batch, num_samples).
 
     Example:
-        >>> polyops.ops.random.stateless_categorical(polyops.ops.array([1, 2]),
-        ...                                          polyops.ops.zeros((2, 5)), 3)
+        >>> y = polyops.ops.random.stateless_categorical(polyops.ops.array([1, 2]),
+        ...                                              polyops.ops.zeros((2, 5)), 3)
+        >>> polyops.ops.shape(y), polyops.ops.dtype(y)
+        ((2, 3), 'int32')
     """
     _check_seed("stateless_categorical", seed)
     _categorical_promote((key(seed), key(logits)))
@@ -315,8 +326,10 @@ def stateless_dropout(seed, inputs, rate, noise_shape=None):
     ``noise_shape`` (1 where the mask is shared) broadcasts the mask.
 
     Example:
-        >>> polyops.ops.random.stateless_dropout(polyops.ops.array([1, 2]),
-        ...                                      polyops.ops.ones((4,)), 0.5)
+        >>> y = polyops.ops.random.stateless_dropout(polyops.ops.array([1, 2]),
+        ...                                          polyops.ops.ones((4,)), 0.5)
+        >>> polyops.ops.shape(y), polyops.ops.dtype(y)
+        ((4,), 'float32')
     """
     _check_seed("stateless_dropout", seed)
     _rate(rate)
@@ -351,7 +364,9 @@ def stateless_shuffle(seed, x, axis=0):
     """``x`` with its slices along ``axis`` in a random order.
 
     Example:
-        >>> polyops.ops.random.stateless_shuffle(polyops.ops.array([1, 2]), polyops.ops.arange(5))
+        >>> y = polyops.ops.random.stateless_shuffle(polyops.ops.array([1, 2]), polyops.ops.arange(5))
+        >>> polyops.ops.shape(y), polyops.ops.dtype(y)
+        ((5,), 'int32')
     """
     from .._shapes import canonicalize_axis
 
@@ -390,7 +405,9 @@ def stateless_gamma(seed, shape, alpha, dtype=None):
     broadcasts to ``shape``), from an explicit seed.
 
     Example:
-        >>> polyops.ops.random.stateless_gamma(polyops.ops.array([1, 2]), (3,), 2.0)
+        >>> y = polyops.ops.random.stateless_gamma(polyops.ops.array([1, 2]), (3,), 2.0)
+        >>> polyops.ops.shape(y), polyops.ops.dtype(y)
+        ((3,), 'float32')
     """
     out = _dist_rule("stateless_gamma", seed, shape, dtype)
     _check_param_shape("stateless_gamma", "alpha", alpha, out.shape)
@@ -434,7 +451,9 @@ def stateless_beta(seed, shape, alpha, beta, dtype=None):
     """Beta(``alpha``, ``beta``) numbers of ``shape`` from an explicit seed.
 
     Example:
-        >>> polyops.ops.random.stateless_beta(polyops.ops.array([1, 2]), (3,), 2.0, 3.0)
+        >>> y = polyops.ops.random.stateless_beta(polyops.ops.array([1, 2]), (3,), 2.0, 3.0)
+        >>> polyops.ops.shape(y), polyops.ops.dtype(y)
+        ((3,), 'float32')
     """
     out = _dist_rule("stateless_beta", seed, shape, dtype)
     _check_param_shape("stateless_beta", "alpha", alpha, out.shape)
@@ -456,7 +475,9 @@ def stateless_binomial(seed, shape, counts, probabilities, dtype=None):
     as Keras), from an explicit seed.
 
     Example:
-        >>> polyops.ops.random.stateless_binomial(polyops.ops.array([1, 2]), (3,), 10, 0.5)
+        >>> y = polyops.ops.random.stateless_binomial(polyops.ops.array([1, 2]), (3,), 10, 0.5)
+        >>> polyops.ops.shape(y), polyops.ops.dtype(y)
+        ((3,), 'float32')
     """
     out = _dist_rule("stateless_binomial", seed, shape, dtype)
     _check_param_shape("stateless_binomial", "counts", counts, out.shape)
@@ -483,6 +504,13 @@ def _binomial_ref(seed, shape, counts, probabilities, dtype=None):
     return cast(pnp.sum(cast(hits, "float32"), axis=-1), dtype)
 
 
-from ._base import exports as _exports  # noqa: E402
+__all__ = [
+    "StatelessBeta", "StatelessBinomial", "StatelessCategorical", "StatelessDropout",
+    "StatelessGamma", "StatelessNormal", "StatelessRandint", "StatelessShuffle",
+    "StatelessTruncatedNormal", "StatelessUniform", "random_bits", "stateless_beta",
+    "stateless_binomial", "stateless_categorical", "stateless_dropout", "stateless_gamma",
+    "stateless_normal", "stateless_randint", "stateless_shuffle", "stateless_truncated_normal",
+    "stateless_uniform",
+]
 
-__all__ = _exports(globals(), "random")
+_finish(globals())

@@ -14,5 +14,7 @@ from .base import *  # noqa: F401,F403
 from .control import *  # noqa: F401,F403
 from .tensors import *  # noqa: F401,F403
 
-__all__ = sorted(set().union(*(__import__(f"{__name__}.{m}", fromlist=["_"]).__all__
-                               for m in ("base", "control", "tensors"))))
+__all__: list[str] = []
+__all__ += base.__all__
+__all__ += control.__all__
+__all__ += tensors.__all__

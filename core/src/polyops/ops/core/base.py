@@ -8,6 +8,7 @@ from ... import _dtypes
 from ..._op import defop, infer_dtype
 from ..._symbolic import SymbolicTensor
 from .._base import dtype_arg, shape_of, spec
+from .._base import finish as _finish
 
 
 def shape(x) -> tuple:
@@ -54,6 +55,7 @@ def cast(x, dtype):
 
     Example:
         >>> polyops.ops.cast(polyops.ops.arange(3), "float16")
+        array([0., 1., 2.], dtype=float16)
     """
     if dtype is None:
         _none_dtype()
@@ -134,6 +136,8 @@ def is_tensor(x) -> bool:
     return isinstance(x, current().runtime.tensor_types)
 
 
-from .._base import exports as _exports  # noqa: E402
+__all__ = [
+    "Cast", "cast", "convert_to_numpy", "convert_to_tensor", "dtype", "is_tensor", "shape",
+]
 
-__all__ = _exports(globals(), "core")
+_finish(globals())

@@ -18,6 +18,7 @@ from __future__ import annotations
 from ... import _tree
 from ..._op import defop, infer_dtype
 from ..._symbolic import SymbolicTensor
+from .._base import finish as _finish
 
 
 def _np():
@@ -149,7 +150,8 @@ def map(f, xs):
     same structure of slices.  Keras: ``keras.ops.map``.  JAX: ``jax.lax.map``.
 
     Example:
-        >>> polyops.ops.map(lambda x: x * 2, polyops.ops.arange(3))   # [0, 2, 4]
+        >>> polyops.ops.map(lambda x: x * 2, polyops.ops.arange(3))
+        array([0, 2, 4], dtype=int32)
     """
     return _stacked_rule("map", "f", f, xs)
 
@@ -195,7 +197,8 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     Example:
         >>> def step(c, x):
         ...     return c + x, c
-        >>> polyops.ops.scan(step, 0.0, polyops.ops.array([1.0, 2.0, 3.0]))   # (6., [0., 1., 3.])
+        >>> polyops.ops.scan(step, 0.0, polyops.ops.array([1.0, 2.0, 3.0]))
+        (np.float32(6.0), array([0., 1., 3.], dtype=float32))
     """
     carry, ys = _scan_rule(f, init, xs, length, reverse, unroll)
     return _fresh(carry), _fresh(ys)
@@ -250,7 +253,8 @@ def associative_scan(f, elems, reverse=False, axis=0):
     ``keras.ops.associative_scan``; JAX: ``jax.lax.associative_scan``.
 
     Example:
-        >>> polyops.ops.associative_scan(lambda a, b: a + b, polyops.ops.arange(4))  # [0,1,3,6]
+        >>> polyops.ops.associative_scan(lambda a, b: a + b, polyops.ops.arange(4))
+        array([0, 1, 3, 6], dtype=int32)
     """
     _callable("associative_scan", "f", f)
     _associative_scan_prepare(f, elems, reverse, axis)
@@ -309,7 +313,8 @@ def switch(index, branches, *operands):
     ``keras.ops.switch``; JAX: ``jax.lax.switch``.
 
     Example:
-        >>> polyops.ops.switch(1, [lambda x: x + 1, lambda x: x * 10], 2.0)   # 20.0
+        >>> polyops.ops.switch(1, [lambda x: x + 1, lambda x: x * 10], 2.0)
+        20.0
     """
     _switch_prepare(index, branches)
     if not branches:
@@ -339,7 +344,8 @@ def cond(pred, true_fn, false_fn):
     shapes and dtypes.  Keras: ``keras.ops.cond``; JAX: ``jax.lax.cond``.
 
     Example:
-        >>> polyops.ops.cond(polyops.ops.array(True), lambda: 1.0, lambda: 0.0)   # 1.0
+        >>> polyops.ops.cond(polyops.ops.array(True), lambda: 1.0, lambda: 0.0)
+        1.0
     """
     _cond_prepare(pred, true_fn, false_fn)
     _callable("cond", "true_fn", true_fn)
@@ -392,7 +398,8 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
     Keras: ``keras.ops.while_loop``; JAX: ``jax.lax.while_loop``.
 
     Example:
-        >>> polyops.ops.while_loop(lambda i: i < 5, lambda i: i + 2, 0)   # 6
+        >>> polyops.ops.while_loop(lambda i: i < 5, lambda i: i + 2, 0)
+        np.int32(6)
     """
     _callable("while_loop", "cond", cond)
     _callable("while_loop", "body", body)
@@ -433,7 +440,8 @@ def fori_loop(lower, upper, body_fun, init_val):
     JAX: ``jax.lax.fori_loop``.
 
     Example:
-        >>> polyops.ops.fori_loop(0, 4, lambda i, v: v + i, 0)   # 6
+        >>> polyops.ops.fori_loop(0, 4, lambda i, v: v + i, 0)
+        np.int32(6)
     """
     _callable("fori_loop", "body_fun", body_fun)
     specs = _specs(init_val)
@@ -475,6 +483,7 @@ def vectorized_map(function, elements):
 
     Example:
         >>> polyops.ops.vectorized_map(lambda r: polyops.ops.sum(r), polyops.ops.ones((3, 2)))
+        array([2., 2., 2.], dtype=float32)
     """
     return _stacked_rule("vectorized_map", "function", function, elements)
 
@@ -484,6 +493,10 @@ def _vectorized_map_ref(function, elements):
     return _map_ref(function, elements)
 
 
-from .._base import exports as _exports  # noqa: E402
+__all__ = [
+    "AssociativeScan", "Cond", "ForiLoop", "Map", "Scan", "Switch", "VectorizedMap",
+    "WhileLoop", "associative_scan", "cond", "fori_loop", "map", "scan", "switch",
+    "vectorized_map", "while_loop",
+]
 
-__all__ = _exports(globals(), "core")
+_finish(globals())

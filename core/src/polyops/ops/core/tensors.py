@@ -15,6 +15,7 @@ from ... import _dtypes, _promote
 from ..._op import defop
 from ..._symbolic import SymbolicTensor
 from .._base import dtype_arg, key, shape_of, spec
+from .._base import finish as _finish
 from .._indices import check_rows
 from .base import cast, convert_to_tensor
 from .base import dtype as _dtype_of
@@ -88,7 +89,7 @@ def scatter(indices, values, shape):
 
     Example:
         >>> polyops.ops.scatter([[0], [2], [0]], polyops.ops.array([1.0, 2.0, 3.0]), (4,))
-        # [4., 0., 2., 0.]
+        array([4., 0., 2., 0.], dtype=float32)
     """
     shape = _scatter_shape("scatter", shape)
     dtype = _scatter_promote((key(indices), key(values)))[1]
@@ -193,7 +194,7 @@ def scatter_update(inputs, indices, updates, reduction=None):
 
     Example:
         >>> polyops.ops.scatter_update(polyops.ops.zeros((4,)), [[1], [3]], [5.0, 6.0])
-        # [0., 5., 0., 6.]
+        array([0., 5., 0., 6.], dtype=float32)
     """
     _reduction("scatter_update", reduction)
     d = _scatter_update_promote((key(inputs), key(indices), key(updates)))[0]
@@ -306,7 +307,8 @@ def slice(inputs, start_indices, shape):
     ``keras.ops.slice``; JAX: ``jax.lax.dynamic_slice``.
 
     Example:
-        >>> polyops.ops.slice(polyops.ops.arange(10), [2], [3])   # [2, 3, 4]
+        >>> polyops.ops.slice(polyops.ops.arange(10), [2], [3])
+        array([2, 3, 4], dtype=int32)
     """
     in_shape = shape_of(inputs)
     _check_starts("slice", start_indices, len(in_shape))
@@ -371,7 +373,7 @@ def slice_update(inputs, start_indices, updates):
 
     Example:
         >>> polyops.ops.slice_update(polyops.ops.zeros((5,)), [1], polyops.ops.ones((2,)))
-        # [0., 1., 1., 0., 0.]
+        array([0., 1., 1., 0., 0.], dtype=float32)
     """
     in_shape, u_shape = shape_of(inputs), shape_of(updates)
     _slice_update_check(in_shape, start_indices, u_shape)
@@ -446,7 +448,8 @@ def saturate_cast(x, dtype):
     out-of-range values to the largest finite values).  Keras: ``keras.ops.saturate_cast``.
 
     Example:
-        >>> polyops.ops.saturate_cast(polyops.ops.array([-1.0, 300.0]), "uint8")   # [0, 255]
+        >>> polyops.ops.saturate_cast(polyops.ops.array([-1.0, 300.0]), "uint8")
+        array([  0, 255], dtype=uint8)
     """
     if dtype is None:
         raise TypeError("saturate_cast: expected a dtype, got dtype=None")
@@ -477,10 +480,12 @@ def _saturate_cast_ref(x, dtype):
 def stop_gradient(variable):
     """``variable`` as a value that gradients do not flow through (``jax.lax.stop_gradient``,
     ``tf.stop_gradient``, ``Tensor.detach``); the identity where nothing differentiates.
-    Keras: ``keras.ops.stop_gradient``.
+    Keras: ``keras.ops.stop_gradient``.  On a differentiating backend,
+    ``polyops.grad(lambda x: polyops.ops.sum(x * polyops.ops.stop_gradient(x)))(x)`` is ``x``.
 
     Example:
-        >>> polyops.grad(lambda x: polyops.ops.sum(x * polyops.ops.stop_gradient(x)))(x)  # == x
+        >>> polyops.ops.stop_gradient(polyops.ops.convert_to_tensor([1.0, 2.0]))
+        array([1., 2.], dtype=float32)
     """
     from .._base import check_tensor
 
@@ -637,6 +642,10 @@ def custom_gradient(f):
     return wrapper
 
 
-from .._base import exports as _exports  # noqa: E402
+__all__ = [
+    "SaturateCast", "Scatter", "ScatterUpdate", "Slice", "SliceUpdate", "StopGradient",
+    "custom_gradient", "rearrange", "saturate_cast", "scatter", "scatter_update", "slice",
+    "slice_update", "stop_gradient", "unstack",
+]
 
-__all__ = _exports(globals(), "core")
+_finish(globals())

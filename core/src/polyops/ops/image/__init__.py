@@ -16,4 +16,6 @@ from . import basic, sampling  # noqa: F401
 from .basic import *  # noqa: F401,F403
 from .sampling import *  # noqa: F401,F403
 
-__all__ = sorted(set(basic.__all__) | set(sampling.__all__))
+__all__: list[str] = []
+__all__ += basic.__all__
+__all__ += sampling.__all__

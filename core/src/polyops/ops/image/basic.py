@@ -16,6 +16,7 @@ import operator
 
 from ... import _dtypes, _promote, config
 from ..._op import defop
+from .._base import finish as _finish
 from .._base import int_arg, key, shape_of, spec
 from ..core import cast, convert_to_tensor
 from ..numpy import (
@@ -178,7 +179,8 @@ def rgb_to_grayscale(images, data_format=None):
     images raise TypeError.
 
     Example:
-        >>> polyops.ops.image.rgb_to_grayscale(polyops.ops.ones((2, 2, 3))).shape   # (2, 2, 1)
+        >>> polyops.ops.image.rgb_to_grayscale(polyops.ops.ones((2, 2, 3))).shape
+        (2, 2, 1)
     """
     (dtype,) = _NUMERIC((key(images),))
     shape, _ = _grayscale_shape(shape_of(images), data_format)
@@ -229,7 +231,8 @@ def rgb_to_hsv(images, data_format=None):
 
     Example:
         >>> x = polyops.ops.convert_to_tensor([[[1.0, 0.0, 0.0]]])
-        >>> polyops.ops.image.rgb_to_hsv(x)   # [[[0., 1., 1.]]]
+        >>> polyops.ops.image.rgb_to_hsv(x)
+        array([[[0., 1., 1.]]], dtype=float32)
     """
     (dtype,) = _FLOATS((key(images),))
     shape, _ = _hsv_shape("rgb_to_hsv", shape_of(images), data_format)
@@ -276,7 +279,8 @@ def hsv_to_rgb(images, data_format=None):
 
     Example:
         >>> x = polyops.ops.convert_to_tensor([[[0.0, 1.0, 1.0]]])
-        >>> polyops.ops.image.hsv_to_rgb(x)   # [[[1., 0., 0.]]]
+        >>> polyops.ops.image.hsv_to_rgb(x)
+        array([[[1., 0., 0.]]], dtype=float32)
     """
     (dtype,) = _FLOATS((key(images),))
     shape, _ = _hsv_shape("hsv_to_rgb", shape_of(images), data_format)
@@ -466,7 +470,8 @@ def crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=N
 
     Example:
         >>> x = polyops.ops.ones((3, 3, 3))
-        >>> polyops.ops.image.crop_images(x, 0, 0, 2, 2).shape   # (1, 1, 3)
+        >>> polyops.ops.image.crop_images(x, 0, 0, 2, 2).shape
+        (1, 1, 3)
     """
     (dtype,) = _REAL((key(images),))
     shape, _ = _crop_plan(shape_of(images), top_cropping, left_cropping, bottom_cropping,
@@ -599,7 +604,8 @@ def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid"
 
     Example:
         >>> x = polyops.ops.ones((2, 20, 20, 3))
-        >>> polyops.ops.image.extract_patches(x, (5, 5)).shape   # (2, 4, 4, 75)
+        >>> polyops.ops.image.extract_patches(x, (5, 5)).shape
+        (2, 4, 4, 75)
     """
     (dtype,) = _REAL((key(images),))
     shape, _ = _patches_plan("extract_patches", shape_of(images), size, strides, dilation_rate,
@@ -634,7 +640,8 @@ def extract_patches_3d(volumes, size, strides=None, dilation_rate=1, padding="va
 
     Example:
         >>> x = polyops.ops.ones((10, 10, 10, 3))
-        >>> polyops.ops.image.extract_patches_3d(x, 3).shape   # (3, 3, 3, 81)
+        >>> polyops.ops.image.extract_patches_3d(x, 3).shape
+        (3, 3, 3, 81)
     """
     (dtype,) = _REAL((key(volumes),))
     shape, _ = _patches_plan("extract_patches_3d", shape_of(volumes), size, strides,
@@ -693,7 +700,8 @@ def reconstruct_patches(patches, size, data_format=None):
     Example:
         >>> x = polyops.ops.ones((2, 4, 6, 3))
         >>> p = polyops.ops.image.extract_patches(x, 2)
-        >>> polyops.ops.image.reconstruct_patches(p, 2).shape   # (2, 4, 6, 3)
+        >>> polyops.ops.image.reconstruct_patches(p, 2).shape
+        (2, 4, 6, 3)
     """
     (dtype,) = _REAL((key(patches),))
     shape, _ = _reconstruct_plan(shape_of(patches), size, data_format)
@@ -780,7 +788,8 @@ def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None
     nearest integer (Keras's NumPy backend truncates; its JAX backend fails).
 
     Example:
-        >>> polyops.ops.image.gaussian_blur(polyops.ops.ones((2, 8, 8, 3))).shape   # (2, 8, 8, 3)
+        >>> polyops.ops.image.gaussian_blur(polyops.ops.ones((2, 8, 8, 3))).shape
+        (2, 8, 8, 3)
     """
     (dtype,) = _NUMERIC((key(images),))
     _blur_plan(shape_of(images), kernel_size, sigma, data_format)
@@ -830,7 +839,8 @@ def sobel_edges(images, data_format=None):
     (TypeError otherwise); float16/bfloat16 compute in float32.
 
     Example:
-        >>> polyops.ops.image.sobel_edges(polyops.ops.ones((1, 8, 8, 1))).shape   # (1, 8, 8, 1, 2)
+        >>> polyops.ops.image.sobel_edges(polyops.ops.ones((1, 8, 8, 1))).shape
+        (1, 8, 8, 1, 2)
     """
     (dtype,) = _FLOATS((key(images),))
     _sobel_plan(shape_of(images), data_format)
@@ -909,7 +919,8 @@ def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01,
 
     Example:
         >>> x = polyops.ops.ones((16, 16, 3))
-        >>> polyops.ops.image.ssim(x, x)   # 1.0
+        >>> polyops.ops.image.ssim(x, x)
+        array(1., dtype=float32)
     """
     dtype, _ = _SSIM((key(image1), key(image2)))
     shape, _ = _ssim_plan(shape_of(image1), shape_of(image2), max_val, filter_size,
@@ -943,6 +954,12 @@ def _ssim_ref(image1, image2, max_val, filter_size, filter_sigma, k1, k2, data_f
     return cast(mean(divide(num, den), axes), dtype)
 
 
-from .._base import exports as _exports  # noqa: E402
+__all__ = [
+    "CropImages", "ExtractPatches", "ExtractPatches3d", "GaussianBlur", "HsvToRgb",
+    "PadImages", "ReconstructPatches", "RgbToGrayscale", "RgbToHsv", "SobelEdges", "Ssim",
+    "crop_images", "extract_patches", "extract_patches_3d", "gaussian_blur", "hsv_to_rgb",
+    "pad_images", "reconstruct_patches", "rgb_to_grayscale", "rgb_to_hsv", "sobel_edges",
+    "ssim",
+]
 
-__all__ = _exports(globals(), "image")
+_finish(globals())

@@ -10,9 +10,10 @@ below fixes the op indices.
 """
 
 from . import functions, fft  # noqa: F401
+from . import fft as _fft  # (the module: ``fft`` the function shadows it below)
 from .functions import *  # noqa: F401,F403
 from .fft import *  # noqa: F401,F403
 
-# (the modules by their full names: ``fft`` the function shadows ``fft`` the module)
-__all__ = sorted(set().union(*(__import__(f"{__name__}.{m}", fromlist=["_"]).__all__
-                               for m in ("functions", "fft"))))
+__all__: list[str] = []
+__all__ += functions.__all__
+__all__ += _fft.__all__

@@ -14,11 +14,14 @@ order below fixes the op indices.
 """
 
 from . import activations, conv, losses, normalization  # noqa: F401
+from . import conv as _conv  # (the module: ``conv`` the function shadows it below)
 from .activations import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
 from .losses import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 
-# (the modules by their full names: ``conv`` the function shadows ``conv`` the module)
-__all__ = sorted(set().union(*(__import__(f"{__name__}.{m}", fromlist=["_"]).__all__
-                               for m in ("activations", "conv", "losses", "normalization"))))
+__all__: list[str] = []
+__all__ += activations.__all__
+__all__ += _conv.__all__
+__all__ += losses.__all__
+__all__ += normalization.__all__

@@ -13,6 +13,7 @@ from ... import _promote
 from ..._op import defop
 from ..._shapes import canonicalize_axis
 from .._base import check_tensor, key, shape_of, spec, unary
+from .._base import finish as _finish
 from .._base import narrowed as _down
 from .._base import widened as _up
 from ..core import cast
@@ -24,7 +25,7 @@ from ..numpy import (absolute, add, arange, cumsum, divide, exp, expm1, greater,
 
 relu = unary("relu", family="nn", promote=_promote.ordered(_promote.numeric), doc=(
     "Rectified linear unit, ``max(x, 0)``.  Keras: ``keras.ops.relu``.\n\n"
-    "Example:\n    >>> polyops.ops.relu(polyops.ops.convert_to_tensor([-1.0, 2.0]))   # [0., 2.]"))
+    "Example:\n    >>> polyops.ops.relu(polyops.ops.convert_to_tensor([-1.0, 2.0]))\n    array([0., 2.], dtype=float32)"))
 
 
 @relu.reference
@@ -34,7 +35,7 @@ def _relu_ref(x):
 
 sigmoid = unary("sigmoid", family="nn", promote=_promote.floating, doc=(
     "Logistic sigmoid, ``1 / (1 + exp(-x))``.  Keras: ``keras.ops.sigmoid``.\n\n"
-    "Example:\n    >>> polyops.ops.sigmoid(polyops.ops.zeros((1,)))   # [0.5]"))
+    "Example:\n    >>> polyops.ops.sigmoid(polyops.ops.zeros((1,)))\n    array([0.5], dtype=float32)"))
 
 
 @sigmoid.reference
@@ -53,7 +54,8 @@ def softmax(x, axis=-1):
     Keras: ``keras.ops.softmax``.
 
     Example:
-        >>> polyops.ops.softmax(polyops.ops.zeros((2,)))   # [0.5, 0.5]
+        >>> polyops.ops.softmax(polyops.ops.zeros((2,)))
+        array([0.5, 0.5], dtype=float32)
     """
     canonicalize_axis(axis, len(shape_of(x)), "softmax")
     return spec(shape_of(x), _promote.floating((key(x),))[0])
@@ -110,7 +112,7 @@ relu6 = unary("relu6", family="nn", promote=_NUMERIC, doc=(
     "Rectified linear unit capped at 6, ``min(max(x, 0), 6)``.  Keras: ``keras.ops.relu6``.\n\n"
     "PyTorch ``torch.nn.functional.relu6``, JAX ``jax.nn.relu6``.  Integer inputs keep their\n"
     "dtype (bool -> int32), as ``relu``; floats keep theirs; NaN propagates.\n\n"
-    "Example:\n    >>> polyops.ops.relu6(polyops.ops.convert_to_tensor([-1.0, 3.0, 8.0]))   # [0., 3., 6.]"))
+    "Example:\n    >>> polyops.ops.relu6(polyops.ops.convert_to_tensor([-1.0, 3.0, 8.0]))\n    array([0., 3., 6.], dtype=float32)"))
 
 
 @relu6.reference
@@ -122,7 +124,7 @@ sparse_sigmoid = unary("sparse_sigmoid", family="nn", promote=_FLOAT, doc=(
     "Sparse sigmoid: 0 for ``x <= -1``, 1 for ``x >= 1``, ``(x + 1) / 2`` between.\n\n"
     "Keras: ``keras.ops.sparse_sigmoid``; JAX ``jax.nn.sparse_sigmoid``.  Ints and bools ->\n"
     "floatx; NaN propagates.\n\n"
-    "Example:\n    >>> polyops.ops.sparse_sigmoid(polyops.ops.convert_to_tensor([-2.0, 0.0, 0.5]))   # [0., 0.5, 0.75]"))
+    "Example:\n    >>> polyops.ops.sparse_sigmoid(polyops.ops.convert_to_tensor([-2.0, 0.0, 0.5]))\n    array([0.  , 0.5 , 0.75], dtype=float32)"))
 
 
 @sparse_sigmoid.reference
@@ -136,7 +138,7 @@ softplus = unary("softplus", family="nn", promote=_FLOAT, doc=(
     "Keras: ``keras.ops.softplus``; NumPy ``np.logaddexp(x, 0)``, PyTorch\n"
     "``torch.nn.functional.softplus``.  Ints and bools -> floatx; float16/bfloat16 compute\n"
     "in float32.\n\n"
-    "Example:\n    >>> polyops.ops.softplus(polyops.ops.zeros((1,)))   # [0.6931472]"))
+    "Example:\n    >>> polyops.ops.round(polyops.ops.softplus(polyops.ops.zeros((1,))), 4)\n    array([0.6931], dtype=float32)"))
 
 
 @softplus.reference
@@ -150,7 +152,7 @@ softsign = unary("softsign", family="nn", promote=_FLOAT, doc=(
     "``torch.nn.functional.softsign``, JAX ``jax.nn.soft_sign``.\n\n"
     "Computed with that formula as every Keras backend does, so ``softsign(+-inf)`` is NaN.\n"
     "Ints and bools -> floatx.\n\n"
-    "Example:\n    >>> polyops.ops.softsign(polyops.ops.convert_to_tensor([1.0, -3.0]))   # [0.5, -0.75]"))
+    "Example:\n    >>> polyops.ops.softsign(polyops.ops.convert_to_tensor([1.0, -3.0]))\n    array([ 0.5 , -0.75], dtype=float32)"))
 
 
 @softsign.reference
@@ -177,7 +179,8 @@ def soft_shrink(x, threshold=0.5):
     bools -> floatx.  NaN propagates (Keras's NumPy backend maps NaN to 0; PyTorch keeps it).
 
     Example:
-        >>> polyops.ops.soft_shrink(polyops.ops.convert_to_tensor([-1.0, 0.2, 2.0]))   # [-0.5, 0., 1.5]
+        >>> polyops.ops.soft_shrink(polyops.ops.convert_to_tensor([-1.0, 0.2, 2.0]))
+        array([-0.5,  0. ,  1.5], dtype=float32)
     """
     _real("soft_shrink", "threshold", threshold)
     return _float_rule("soft_shrink", x)
@@ -193,7 +196,7 @@ sparse_plus = unary("sparse_plus", family="nn", promote=_FLOAT, doc=(
     "Sparse plus: 0 for ``x <= -1``, ``(x + 1)**2 / 4`` for ``-1 < x < 1``, ``x`` for\n"
     "``x >= 1``.  Keras: ``keras.ops.sparse_plus``; JAX ``jax.nn.sparse_plus``.  Ints and\n"
     "bools -> floatx; NaN propagates.\n\n"
-    "Example:\n    >>> polyops.ops.sparse_plus(polyops.ops.convert_to_tensor([-2.0, 0.0, 2.0]))   # [0., 0.25, 2.]"))
+    "Example:\n    >>> polyops.ops.sparse_plus(polyops.ops.convert_to_tensor([-2.0, 0.0, 2.0]))\n    array([0.  , 0.25, 2.  ], dtype=float32)"))
 
 
 @sparse_plus.reference
@@ -208,7 +211,7 @@ silu = unary("silu", family="nn", promote=_FLOAT, doc=(
     "``swish``); PyTorch ``torch.nn.functional.silu``, JAX ``jax.nn.silu``.\n\n"
     "Computed with that formula as the Keras backends do, so ``silu(-inf)`` is NaN.  Ints and\n"
     "bools -> floatx; float16/bfloat16 compute in float32.\n\n"
-    "Example:\n    >>> polyops.ops.silu(polyops.ops.convert_to_tensor([0.0, 1.0]))   # [0., 0.7310586]"))
+    "Example:\n    >>> polyops.ops.round(polyops.ops.silu(polyops.ops.convert_to_tensor([0.0, 1.0])), 4)\n    array([0.    , 0.7311], dtype=float32)"))
 
 
 @silu.reference
@@ -233,7 +236,8 @@ def squareplus(x, b=4):
     float16/bfloat16 compute in float32.  ``squareplus(-inf)`` is NaN (inf - inf), as in Keras.
 
     Example:
-        >>> polyops.ops.squareplus(polyops.ops.zeros((1,)))   # [1.]
+        >>> polyops.ops.squareplus(polyops.ops.zeros((1,)))
+        array([1.], dtype=float32)
     """
     _real("squareplus", "b", b)
     return _float_rule("squareplus", x)
@@ -250,7 +254,7 @@ log_sigmoid = unary("log_sigmoid", family="nn", promote=_FLOAT, doc=(
     "so that large ``|x|`` neither overflows nor loses the tail (log_sigmoid(-inf) = -inf).\n\n"
     "Keras: ``keras.ops.log_sigmoid``; PyTorch ``torch.nn.functional.logsigmoid``, JAX\n"
     "``jax.nn.log_sigmoid``.  Ints and bools -> floatx; float16/bfloat16 compute in float32.\n\n"
-    "Example:\n    >>> polyops.ops.log_sigmoid(polyops.ops.zeros((1,)))   # [-0.6931472]"))
+    "Example:\n    >>> polyops.ops.round(polyops.ops.log_sigmoid(polyops.ops.zeros((1,))), 4)\n    array([-0.6931], dtype=float32)"))
 
 
 @log_sigmoid.reference
@@ -275,7 +279,8 @@ def leaky_relu(x, negative_slope=0.2):
     bools -> floatx; NaN propagates.
 
     Example:
-        >>> polyops.ops.leaky_relu(polyops.ops.convert_to_tensor([-1.0, 2.0]))   # [-0.2, 2.]
+        >>> polyops.ops.leaky_relu(polyops.ops.convert_to_tensor([-1.0, 2.0]))
+        array([-0.2,  2. ], dtype=float32)
     """
     _real("leaky_relu", "negative_slope", negative_slope)
     return _float_rule("leaky_relu", x)
@@ -290,7 +295,7 @@ hard_sigmoid = unary("hard_sigmoid", family="nn", promote=_FLOAT, doc=(
     "Hard sigmoid, ``clip(x / 6 + 0.5, 0, 1)``.  Keras: ``keras.ops.hard_sigmoid``; PyTorch\n"
     "``torch.nn.functional.hardsigmoid``, JAX ``jax.nn.hard_sigmoid`` (``relu6(x + 3) / 6``).\n"
     "Ints and bools -> floatx; NaN propagates.\n\n"
-    "Example:\n    >>> polyops.ops.hard_sigmoid(polyops.ops.convert_to_tensor([-4.0, 0.0, 1.2]))   # [0., 0.5, 0.7]"))
+    "Example:\n    >>> polyops.ops.hard_sigmoid(polyops.ops.convert_to_tensor([-4.0, 0.0, 1.2]))\n    array([0. , 0.5, 0.7], dtype=float32)"))
 
 
 def _hard_sigmoid(x):
@@ -308,7 +313,7 @@ hard_silu = unary("hard_silu", family="nn", promote=_FLOAT, doc=(
     "Hard SiLU (hard swish), ``x * hard_sigmoid(x)``.  Keras: ``keras.ops.hard_silu`` (alias\n"
     "``hard_swish``); PyTorch ``torch.nn.functional.hardswish``, JAX ``jax.nn.hard_silu``.\n"
     "Ints and bools -> floatx; ``hard_silu(-inf)`` is NaN (-inf * 0), as in Keras.\n\n"
-    "Example:\n    >>> polyops.ops.hard_silu(polyops.ops.convert_to_tensor([-1.0, 3.0]))   # [-0.3333333, 3.]"))
+    "Example:\n    >>> polyops.ops.round(polyops.ops.hard_silu(polyops.ops.convert_to_tensor([-1.0, 3.0])), 4)\n    array([-0.3333,  3.    ], dtype=float32)"))
 
 
 @hard_silu.reference
@@ -336,7 +341,8 @@ def elu(x, alpha=1.0):
     Ints and bools -> floatx; float16/bfloat16 compute in float32; NaN propagates.
 
     Example:
-        >>> polyops.ops.elu(polyops.ops.convert_to_tensor([-1.0, 1.0]))   # [-0.63212055, 1.]
+        >>> polyops.ops.round(polyops.ops.elu(polyops.ops.convert_to_tensor([-1.0, 1.0])), 4)
+        array([-0.6321,  1.    ], dtype=float32)
     """
     _real("elu", "alpha", alpha)
     return _float_rule("elu", x)
@@ -359,7 +365,7 @@ selu = unary("selu", family="nn", promote=_FLOAT, doc=(
     "Scaled ELU, ``scale * elu(x, alpha)`` with alpha = 1.6732632..., scale = 1.0507009...\n\n"
     "Keras: ``keras.ops.selu``; PyTorch ``torch.nn.functional.selu``, JAX ``jax.nn.selu``.\n"
     "Ints and bools -> floatx; float16/bfloat16 compute in float32.\n\n"
-    "Example:\n    >>> polyops.ops.selu(polyops.ops.convert_to_tensor([1.0]))   # [1.0507009]"))
+    "Example:\n    >>> polyops.ops.round(polyops.ops.selu(polyops.ops.convert_to_tensor([1.0])), 4)\n    array([1.0507], dtype=float32)"))
 
 
 @selu.reference
@@ -386,7 +392,9 @@ def gelu(x, approximate=True):
     (-inf * 0), as in Keras.
 
     Example:
-        >>> polyops.ops.gelu(polyops.ops.convert_to_tensor([1.0]), approximate=False)   # [0.8413447]
+        >>> y = polyops.ops.gelu(polyops.ops.convert_to_tensor([1.0]), approximate=False)
+        >>> polyops.ops.round(y, 4)
+        array([0.8413], dtype=float32)
     """
     _flag("gelu", "approximate", approximate)
     return _float_rule("gelu", x)
@@ -427,7 +435,8 @@ def celu(x, alpha=1.0):
     float32; NaN propagates.
 
     Example:
-        >>> polyops.ops.celu(polyops.ops.convert_to_tensor([-1.0, 1.0]))   # [-0.63212055, 1.]
+        >>> polyops.ops.round(polyops.ops.celu(polyops.ops.convert_to_tensor([-1.0, 1.0])), 4)
+        array([-0.6321,  1.    ], dtype=float32)
     """
     _celu_alpha(alpha)
     return _float_rule("celu", x)
@@ -443,7 +452,7 @@ tanh_shrink = unary("tanh_shrink", family="nn", promote=_FLOAT, doc=(
     "Tanh shrink, ``x - tanh(x)``.  Keras: ``keras.ops.tanh_shrink``; PyTorch\n"
     "``torch.nn.functional.tanhshrink``.  Ints and bools -> floatx; float16/bfloat16 compute\n"
     "in float32.\n\n"
-    "Example:\n    >>> polyops.ops.tanh_shrink(polyops.ops.convert_to_tensor([1.0]))   # [0.23840584]"))
+    "Example:\n    >>> polyops.ops.round(polyops.ops.tanh_shrink(polyops.ops.convert_to_tensor([1.0])), 4)\n    array([0.2384], dtype=float32)"))
 
 
 @tanh_shrink.reference
@@ -456,7 +465,7 @@ hard_tanh = unary("hard_tanh", family="nn", promote=_FLOAT, doc=(
     "Hard tanh, ``clip(x, -1, 1)``.  Keras: ``keras.ops.hard_tanh``; PyTorch\n"
     "``torch.nn.functional.hardtanh``, JAX ``jax.nn.hard_tanh``.  Ints and bools -> floatx;\n"
     "NaN propagates.\n\n"
-    "Example:\n    >>> polyops.ops.hard_tanh(polyops.ops.convert_to_tensor([-2.0, 0.5]))   # [-1., 0.5]"))
+    "Example:\n    >>> polyops.ops.hard_tanh(polyops.ops.convert_to_tensor([-2.0, 0.5]))\n    array([-1. ,  0.5], dtype=float32)"))
 
 
 @hard_tanh.reference
@@ -474,7 +483,8 @@ def hard_shrink(x, threshold=0.5):
     bools -> floatx.  NaN propagates (Keras's NumPy backend maps NaN to 0; PyTorch keeps it).
 
     Example:
-        >>> polyops.ops.hard_shrink(polyops.ops.convert_to_tensor([-1.0, 0.2]))   # [-1., 0.]
+        >>> polyops.ops.hard_shrink(polyops.ops.convert_to_tensor([-1.0, 0.2]))
+        array([-1.,  0.], dtype=float32)
     """
     _real("hard_shrink", "threshold", threshold)
     return _float_rule("hard_shrink", x)
@@ -500,7 +510,8 @@ def threshold(x, threshold, default_value):
     bools -> floatx.  NaN propagates (Keras's backends map NaN to ``default_value``).
 
     Example:
-        >>> polyops.ops.threshold(polyops.ops.convert_to_tensor([-1.0, 2.0]), 0.0, 5.0)   # [5., 2.]
+        >>> polyops.ops.threshold(polyops.ops.convert_to_tensor([-1.0, 2.0]), 0.0, 5.0)
+        array([5., 2.], dtype=float32)
     """
     _real("threshold", "threshold", threshold)
     _real("threshold", "default_value", default_value)
@@ -540,7 +551,8 @@ def glu(x, axis=-1):
     compute in float32.
 
     Example:
-        >>> polyops.ops.glu(polyops.ops.convert_to_tensor([1.0, 0.0]))   # [0.5]
+        >>> polyops.ops.glu(polyops.ops.convert_to_tensor([1.0, 0.0]))
+        array([0.5], dtype=float32)
     """
     out = _float_rule("glu", x)
     shape = list(shape_of(x))
@@ -575,7 +587,8 @@ def log_softmax(x, axis=-1):
     float16/bfloat16 compute in float32.  As NumPy's formula, an axis holding +inf gives NaN.
 
     Example:
-        >>> polyops.ops.log_softmax(polyops.ops.zeros((2,)))   # [-0.6931472, -0.6931472]
+        >>> polyops.ops.round(polyops.ops.log_softmax(polyops.ops.zeros((2,))), 4)
+        array([-0.6931, -0.6931], dtype=float32)
     """
     out = _float_rule("log_softmax", x)
     canonicalize_axis(axis, len(shape_of(x)), "log_softmax")
@@ -604,7 +617,8 @@ def sparsemax(x, axis=-1):
     backend.  Ints and bools -> floatx; float16/bfloat16 compute in float32.
 
     Example:
-        >>> polyops.ops.sparsemax(polyops.ops.convert_to_tensor([1.0, 0.0, -1.0]))   # [1., 0., 0.]
+        >>> polyops.ops.sparsemax(polyops.ops.convert_to_tensor([1.0, 0.0, -1.0]))
+        array([1., 0., 0.], dtype=float32)
     """
     out = _float_rule("sparsemax", x)
     canonicalize_axis(axis, len(shape_of(x)), "sparsemax")
@@ -629,6 +643,15 @@ def _sparsemax_ref(x, axis=-1):
     return _down(maximum(subtract(x, tau), 0), dt)
 
 
-from .._base import exports as _exports  # noqa: E402
+__all__ = [
+    "Celu", "Elu", "Gelu", "Glu", "HardShrink", "HardSigmoid", "HardSilu", "HardTanh",
+    "LeakyRelu", "LogSigmoid", "LogSoftmax", "Relu", "Relu6", "Selu", "Sigmoid", "Silu",
+    "SoftShrink", "Softmax", "Softplus", "Softsign", "SparsePlus", "SparseSigmoid",
+    "Sparsemax", "Squareplus", "TanhShrink", "Threshold", "celu", "elu", "gelu", "glu",
+    "hard_shrink", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "leaky_relu",
+    "log_sigmoid", "log_softmax", "relu", "relu6", "selu", "sigmoid", "silu", "soft_shrink",
+    "softmax", "softplus", "softsign", "sparse_plus", "sparse_sigmoid", "sparsemax",
+    "squareplus", "swish", "tanh_shrink", "threshold",
+]
 
-__all__ = _exports(globals(), "nn")
+_finish(globals())

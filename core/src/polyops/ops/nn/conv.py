@@ -28,6 +28,7 @@ import numpy as np
 from ... import _dtypes, _promote, config
 from ..._op import defop
 from .._base import check_tensor, key, shape_of, spec
+from .._base import finish as _finish
 from ..core import cast, convert_to_tensor
 from ..core import shape as _shape
 from ..numpy import (add, concatenate, divide, einsum, flip, get_item, matmul, max, maximum,
@@ -259,7 +260,8 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_
 
     Example:
         >>> x = polyops.ops.ones((1, 5, 5, 2)); k = polyops.ops.ones((3, 3, 2, 4))
-        >>> polyops.ops.conv(x, k, padding="same").shape   # (1, 5, 5, 4); centre values 18.
+        >>> polyops.ops.conv(x, k, padding="same").shape
+        (1, 5, 5, 4)
     """
     check_tensor("conv", "inputs", inputs)
     check_tensor("conv", "kernel", kernel)
@@ -314,7 +316,8 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
 
     Example:
         >>> x = polyops.ops.ones((1, 4, 4, 2)); k = polyops.ops.ones((2, 2, 2, 3))
-        >>> polyops.ops.depthwise_conv(x, k).shape   # (1, 3, 3, 6)
+        >>> polyops.ops.depthwise_conv(x, k).shape
+        (1, 3, 3, 6)
     """
     check_tensor("depthwise_conv", "inputs", inputs)
     check_tensor("depthwise_conv", "kernel", kernel)
@@ -375,7 +378,8 @@ def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, paddin
     Example:
         >>> x = polyops.ops.ones((1, 4, 4, 2))
         >>> polyops.ops.separable_conv(x, polyops.ops.ones((2, 2, 2, 1)),
-        ...                            polyops.ops.ones((1, 1, 2, 5))).shape   # (1, 3, 3, 5)
+        ...                            polyops.ops.ones((1, 1, 2, 5))).shape
+        (1, 3, 3, 5)
     """
     for n, t in (("inputs", inputs), ("depthwise_kernel", depthwise_kernel),
                  ("pointwise_kernel", pointwise_kernel)):
@@ -476,7 +480,8 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
 
     Example:
         >>> x = polyops.ops.ones((1, 3, 3, 2)); k = polyops.ops.ones((2, 2, 4, 2))
-        >>> polyops.ops.conv_transpose(x, k, strides=2).shape   # (1, 6, 6, 4)
+        >>> polyops.ops.conv_transpose(x, k, strides=2).shape
+        (1, 6, 6, 4)
     """
     check_tensor("conv_transpose", "inputs", inputs)
     check_tensor("conv_transpose", "kernel", kernel)
@@ -559,7 +564,8 @@ def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None)
     ``jax.lax.reduce_window(max)``.  Dtype: the input's float dtype (ints to floatx).
 
     Example:
-        >>> polyops.ops.max_pool(polyops.ops.ones((1, 4, 4, 1)), 2).shape   # (1, 2, 2, 1)
+        >>> polyops.ops.max_pool(polyops.ops.ones((1, 4, 4, 1)), 2).shape
+        (1, 2, 2, 1)
     """
     return _pool_rule("max_pool", inputs, pool_size, strides, padding, data_format)
 
@@ -599,7 +605,10 @@ def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=N
     float16/bfloat16 sum in float32.
 
     Example:
-        >>> polyops.ops.average_pool(polyops.ops.ones((1, 3, 3, 1)), 2, 1, "same")   # all 1.
+        >>> polyops.ops.average_pool(polyops.ops.ones((1, 3, 3, 1)), 2, 1, "same")[0, :, :, 0]
+        array([[1., 1., 1.],
+               [1., 1., 1.],
+               [1., 1., 1.]], dtype=float32)
     """
     return _pool_rule("average_pool", inputs, pool_size, strides, padding, data_format)
 
@@ -694,7 +703,8 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
     ``keras.ops.adaptive_max_pool``.  Dtype: the input's float dtype (ints to floatx).
 
     Example:
-        >>> polyops.ops.adaptive_max_pool(polyops.ops.ones((2, 7, 5, 3)), 2).shape   # (2, 2, 2, 3)
+        >>> polyops.ops.adaptive_max_pool(polyops.ops.ones((2, 7, 5, 3)), 2).shape
+        (2, 2, 2, 3)
     """
     return _adaptive_rule("adaptive_max_pool", inputs, output_size, data_format)
 
@@ -716,7 +726,8 @@ def adaptive_average_pool(inputs, output_size, data_format=None):
     floatx); float16/bfloat16 average in float32.
 
     Example:
-        >>> polyops.ops.adaptive_average_pool(polyops.ops.ones((2, 7, 5, 3)), (3, 1)).shape   # (2, 3, 1, 3)
+        >>> polyops.ops.adaptive_average_pool(polyops.ops.ones((2, 7, 5, 3)), (3, 1)).shape
+        (2, 3, 1, 3)
     """
     return _adaptive_rule("adaptive_average_pool", inputs, output_size, data_format)
 
@@ -770,7 +781,8 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     Keras: ``keras.ops.unfold``.  Dtype: the input's float dtype (ints to floatx).
 
     Example:
-        >>> polyops.ops.unfold(polyops.ops.ones((1, 2, 4, 4)), 2, stride=2).shape   # (1, 8, 4)
+        >>> polyops.ops.unfold(polyops.ops.ones((1, 2, 4, 4)), 2, stride=2).shape
+        (1, 8, 4)
     """
     check_tensor("unfold", "x", x)
     (dtype,) = _FLOATING((key(x),))
@@ -834,7 +846,8 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     float16/bfloat16 sum in float32.
 
     Example:
-        >>> polyops.ops.fold(polyops.ops.ones((1, 8, 4)), (4, 4), 2, stride=2).shape   # (1, 2, 4, 4)
+        >>> polyops.ops.fold(polyops.ops.ones((1, 8, 4)), (4, 4), 2, stride=2).shape
+        (1, 2, 4, 4)
     """
     check_tensor("fold", "x", x)
     (dtype,) = _FLOATING((key(x),))
@@ -912,7 +925,8 @@ def depth_to_space(x, block_size, data_format="channels_last"):
     configured image_data_format).  Any dtype; the result keeps it.
 
     Example:
-        >>> polyops.ops.depth_to_space(polyops.ops.ones((1, 2, 2, 12)), 2).shape   # (1, 4, 4, 3)
+        >>> polyops.ops.depth_to_space(polyops.ops.ones((1, 2, 2, 12)), 2).shape
+        (1, 4, 4, 3)
     """
     check_tensor("depth_to_space", "x", x)
     (dtype,) = _promote.preserve((key(x),))
@@ -947,7 +961,8 @@ def space_to_depth(x, block_size, data_format="channels_last"):
     ``keras.ops.space_to_depth``.  Any dtype; the result keeps it.
 
     Example:
-        >>> polyops.ops.space_to_depth(polyops.ops.ones((1, 4, 4, 3)), 2).shape   # (1, 2, 2, 12)
+        >>> polyops.ops.space_to_depth(polyops.ops.ones((1, 4, 4, 3)), 2).shape
+        (1, 2, 2, 12)
     """
     check_tensor("space_to_depth", "x", x)
     (dtype,) = _promote.preserve((key(x),))
@@ -968,6 +983,12 @@ def _s2d_ref(x, block_size, data_format):
     return reshape(y, (n, c * b * b, h // b, w // b))
 
 
-from .._base import exports as _exports  # noqa: E402
+__all__ = [
+    "AdaptiveAveragePool", "AdaptiveMaxPool", "AveragePool", "Conv", "ConvTranspose",
+    "DepthToSpace", "DepthwiseConv", "Fold", "MaxPool", "SeparableConv", "SpaceToDepth",
+    "Unfold", "adaptive_average_pool", "adaptive_max_pool", "average_pool", "conv",
+    "conv_transpose", "depth_to_space", "depthwise_conv", "fold", "max_pool", "separable_conv",
+    "space_to_depth", "unfold",
+]
 
-__all__ = _exports(globals(), "nn")
+_finish(globals())

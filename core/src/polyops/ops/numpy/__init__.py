@@ -26,7 +26,12 @@ from .sorting import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
 from .products import *  # noqa: F401,F403
 
-__all__ = sorted(
-    set().union(*(m.__all__ for m in (base, elementwise, logic, indexing, manipulation,
-                                      sorting, statistics, products)))
-)
+__all__: list[str] = []
+__all__ += base.__all__
+__all__ += elementwise.__all__
+__all__ += logic.__all__
+__all__ += indexing.__all__
+__all__ += manipulation.__all__
+__all__ += sorting.__all__
+__all__ += statistics.__all__
+__all__ += products.__all__

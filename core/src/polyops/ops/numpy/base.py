@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import builtins
 import math
-import operator
-import sys
 
 from ... import _dtypes, _promote, config
 from ..._op import defop
@@ -20,14 +18,16 @@ from ..._shapes import (
     canonicalize_axis,
     normalize_shape,
     reduce_shape,
-    size_of,
 )
 from ..._symbolic import SymbolicTensor
 from .._base import binary, dtype_arg, int_arg, key, shape_of, spec, unary
+from .._base import finish as _finish
 from .._indices import check_index
 from ..core import shape as _shape_of
-
-_bsum = builtins.sum  # the module shadows sum, any, all, max, min, abs, round
+from ._shapes import (
+    _broadcast_check, _concat_shape, _dot_shape, _einsum_shape, _expanded_shape, _index_plan,
+    _matmul_shape, _perm, _resolve_newshape, _squeezed_shape,
+)
 
 # ===== creation =====================================================================
 
@@ -45,7 +45,8 @@ def full(shape, fill_value, dtype=None):
     NumPy: ``np.full``.  ``dtype=None`` means floatx.
 
     Example:
-        >>> polyops.ops.full((2,), 7, dtype="int32")   # [7, 7]
+        >>> polyops.ops.full((2,), 7, dtype="int32")
+        array([7, 7], dtype=int32)
     """
     shape, _, dtype = _full_prepare(shape, fill_value, dtype)
     if None in shape:
@@ -65,7 +66,9 @@ def zeros(shape, dtype=None):
     """Return a new tensor of given shape and dtype, filled with zeros.  NumPy: ``np.zeros``.
 
     Example:
-        >>> polyops.ops.zeros((2, 3))   # float32
+        >>> polyops.ops.zeros((2, 3))
+        array([[0., 0., 0.],
+               [0., 0., 0.]], dtype=float32)
     """
     return spec(*_creation_prepare("zeros")(shape, dtype))
 
@@ -81,6 +84,7 @@ def ones(shape, dtype=None):
 
     Example:
         >>> polyops.ops.ones((2,), dtype="int8")
+        array([1, 1], dtype=int8)
     """
     return spec(*_creation_prepare("ones")(shape, dtype))
 
@@ -101,7 +105,8 @@ def full_like(x, fill_value, dtype=None):
     NumPy: ``np.full_like``.
 
     Example:
-        >>> polyops.ops.full_like(polyops.ops.ones((2,)), 3.0)   # [3., 3.]
+        >>> polyops.ops.full_like(polyops.ops.ones((2,)), 3.0)
+        array([3., 3.], dtype=float32)
     """
     return spec(shape_of(x), _like_dtype("full_like", x, dtype))
 
@@ -117,6 +122,8 @@ def zeros_like(x, dtype=None):
 
     Example:
         >>> polyops.ops.zeros_like(polyops.ops.ones((2, 2)))
+        array([[0., 0.],
+               [0., 0.]], dtype=float32)
     """
     return spec(shape_of(x), _like_dtype("zeros_like", x, dtype))
 
@@ -132,6 +139,7 @@ def ones_like(x, dtype=None):
 
     Example:
         >>> polyops.ops.ones_like(polyops.ops.zeros((3,), dtype="int32"))
+        array([1, 1, 1], dtype=int32)
     """
     return spec(shape_of(x), _like_dtype("ones_like", x, dtype))
 
@@ -165,7 +173,8 @@ def arange(start, stop=None, step=None, dtype=None):
     arguments and floatx when any is a float.
 
     Example:
-        >>> polyops.ops.arange(1, 7, 2)   # [1, 3, 5] int32
+        >>> polyops.ops.arange(1, 7, 2)
+        array([1, 3, 5], dtype=int32)
     """
     start, stop, step, dtype = _arange_prepare(start, stop, step, dtype)
     return spec((builtins.max(0, math.ceil((stop - start) / step)),), dtype)
@@ -189,7 +198,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     compatibility and only 0 is meaningful for scalar endpoints.
 
     Example:
-        >>> polyops.ops.linspace(0, 1, 5)   # [0., .25, .5, .75, 1.]
+        >>> polyops.ops.linspace(0, 1, 5)
+        array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float32)
     """
     num = _linspace_check(start, stop, num)
     out = spec((num,), dtype_arg("linspace", dtype))
@@ -224,6 +234,8 @@ def eye(N, M=None, k=0, dtype=None):
 
     Example:
         >>> polyops.ops.eye(2, 3, k=1)
+        array([[0., 1., 0.],
+               [0., 0., 1.]], dtype=float32)
     """
     N, M, k, dtype = _eye_args(N, M, k, dtype)
     return spec((N, M), dtype)
@@ -245,19 +257,19 @@ _ORD_PRESERVE = _promote.ordered(_promote.preserve)
 # ===== elementwise ==================================================================
 
 abs = unary("abs", doc="Absolute value, element-wise.  NumPy: ``np.abs``.\n\n"
-            "Example:\n    >>> polyops.ops.abs(polyops.ops.arange(-2, 1))   # [2, 1, 0]")
+            "Example:\n    >>> polyops.ops.abs(polyops.ops.arange(-2, 1))\n    array([2, 1, 0], dtype=int32)")
 absolute = abs
-negative = unary("negative", promote=_promote.numeric, doc="Numerical negative, element-wise; bool becomes int32.  NumPy: ``np.negative``.\n\nExample:\n    >>> polyops.ops.negative(polyops.ops.convert_to_tensor([1, -2]))   # [-1, 2]")
-exp = unary("exp", promote=_promote.floating, doc="Exponential; ints and bools compute in floatx.  NumPy: ``np.exp``.\n\nExample:\n    >>> polyops.ops.exp(polyops.ops.zeros((2,)))   # [1., 1.]")
-log = unary("log", promote=_promote.floating, doc="Natural logarithm.  NumPy: ``np.log``.\n\nExample:\n    >>> polyops.ops.log(polyops.ops.ones((2,)))   # [0., 0.]")
-sqrt = unary("sqrt", promote=_promote.floating, doc="Non-negative square root.  NumPy: ``np.sqrt``.\n\nExample:\n    >>> polyops.ops.sqrt(polyops.ops.convert_to_tensor([4.0, 9.0]))   # [2., 3.]")
-sin = unary("sin", promote=_promote.floating, doc="Sine, element-wise.  NumPy: ``np.sin``.\n\nExample:\n    >>> polyops.ops.sin(polyops.ops.zeros((2,)))   # [0., 0.]")
-cos = unary("cos", promote=_promote.floating, doc="Cosine, element-wise.  NumPy: ``np.cos``.\n\nExample:\n    >>> polyops.ops.cos(polyops.ops.zeros((2,)))   # [1., 1.]")
-tanh = unary("tanh", promote=_promote.floating, doc="Hyperbolic tangent.  NumPy: ``np.tanh``.\n\nExample:\n    >>> polyops.ops.tanh(polyops.ops.zeros((2,)))   # [0., 0.]")
-sign = unary("sign", promote=_ORD_NUMERIC, doc="-1, 0 or 1 by sign; bool becomes int32.  NumPy: ``np.sign``.\n\nExample:\n    >>> polyops.ops.sign(polyops.ops.convert_to_tensor([-3, 0, 2]))   # [-1, 0, 1]")
-floor = unary("floor", promote=_ORD_FLOATING, doc="Floor, in floating point.  NumPy: ``np.floor``.\n\nExample:\n    >>> polyops.ops.floor(polyops.ops.convert_to_tensor([1.5, -1.5]))   # [1., -2.]")
-ceil = unary("ceil", promote=_ORD_FLOATING, doc="Ceiling, in floating point.  NumPy: ``np.ceil``.\n\nExample:\n    >>> polyops.ops.ceil(polyops.ops.convert_to_tensor([1.5, -1.5]))   # [2., -1.]")
-square = unary("square", promote=_promote.numeric, doc="``x * x``; bool becomes int32.  NumPy: ``np.square``.\n\nExample:\n    >>> polyops.ops.square(polyops.ops.convert_to_tensor([2, -3]))   # [4, 9]")
+negative = unary("negative", promote=_promote.numeric, doc="Numerical negative, element-wise; bool becomes int32.  NumPy: ``np.negative``.\n\nExample:\n    >>> polyops.ops.negative(polyops.ops.convert_to_tensor([1, -2]))\n    array([-1,  2], dtype=int32)")
+exp = unary("exp", promote=_promote.floating, doc="Exponential; ints and bools compute in floatx.  NumPy: ``np.exp``.\n\nExample:\n    >>> polyops.ops.exp(polyops.ops.zeros((2,)))\n    array([1., 1.], dtype=float32)")
+log = unary("log", promote=_promote.floating, doc="Natural logarithm.  NumPy: ``np.log``.\n\nExample:\n    >>> polyops.ops.log(polyops.ops.ones((2,)))\n    array([0., 0.], dtype=float32)")
+sqrt = unary("sqrt", promote=_promote.floating, doc="Non-negative square root.  NumPy: ``np.sqrt``.\n\nExample:\n    >>> polyops.ops.sqrt(polyops.ops.convert_to_tensor([4.0, 9.0]))\n    array([2., 3.], dtype=float32)")
+sin = unary("sin", promote=_promote.floating, doc="Sine, element-wise.  NumPy: ``np.sin``.\n\nExample:\n    >>> polyops.ops.sin(polyops.ops.zeros((2,)))\n    array([0., 0.], dtype=float32)")
+cos = unary("cos", promote=_promote.floating, doc="Cosine, element-wise.  NumPy: ``np.cos``.\n\nExample:\n    >>> polyops.ops.cos(polyops.ops.zeros((2,)))\n    array([1., 1.], dtype=float32)")
+tanh = unary("tanh", promote=_promote.floating, doc="Hyperbolic tangent.  NumPy: ``np.tanh``.\n\nExample:\n    >>> polyops.ops.tanh(polyops.ops.zeros((2,)))\n    array([0., 0.], dtype=float32)")
+sign = unary("sign", promote=_ORD_NUMERIC, doc="-1, 0 or 1 by sign; bool becomes int32.  NumPy: ``np.sign``.\n\nExample:\n    >>> polyops.ops.sign(polyops.ops.convert_to_tensor([-3, 0, 2]))\n    array([-1,  0,  1], dtype=int32)")
+floor = unary("floor", promote=_ORD_FLOATING, doc="Floor, in floating point.  NumPy: ``np.floor``.\n\nExample:\n    >>> polyops.ops.floor(polyops.ops.convert_to_tensor([1.5, -1.5]))\n    array([ 1., -2.], dtype=float32)")
+ceil = unary("ceil", promote=_ORD_FLOATING, doc="Ceiling, in floating point.  NumPy: ``np.ceil``.\n\nExample:\n    >>> polyops.ops.ceil(polyops.ops.convert_to_tensor([1.5, -1.5]))\n    array([ 2., -1.], dtype=float32)")
+square = unary("square", promote=_promote.numeric, doc="``x * x``; bool becomes int32.  NumPy: ``np.square``.\n\nExample:\n    >>> polyops.ops.square(polyops.ops.convert_to_tensor([2, -3]))\n    array([4, 9], dtype=int32)")
 
 
 @square.reference
@@ -275,22 +287,23 @@ def round(x, decimals=0):
 
     Example:
         >>> polyops.ops.round(polyops.ops.convert_to_tensor([0.5, 1.5, 2.25]), 1)
+        array([0.5, 1.5, 2.2], dtype=float32)
     """
     int_arg("round", "decimals", decimals)
     return spec(shape_of(x), _ORD_PRESERVE((key(x),))[0])
 
 
 add = binary("add", doc="Add arguments element-wise.  NumPy: ``np.add``.\n\n"
-             "Example:\n    >>> polyops.ops.add(polyops.ops.ones((2,)), 1)   # [2., 2.]")
-subtract = binary("subtract", promote=_promote.numeric, doc="Subtract arguments element-wise; bool - bool is int32.  NumPy: ``np.subtract``.\n\nExample:\n    >>> polyops.ops.subtract(polyops.ops.ones((2,)), 3)   # [-2., -2.]")
-multiply = binary("multiply", doc="Multiply arguments element-wise.  NumPy: ``np.multiply``.\n\nExample:\n    >>> polyops.ops.multiply(polyops.ops.convert_to_tensor([1, 2]), 3)   # [3, 6]")
-divide = binary("divide", promote=_promote.floating, doc="True division; ints divide in floatx.  NumPy: ``np.divide``.\n\nExample:\n    >>> polyops.ops.divide(polyops.ops.convert_to_tensor([1, 2]), 2)   # [0.5, 1.] (float32)")
+             "Example:\n    >>> polyops.ops.add(polyops.ops.ones((2,)), 1)\n    array([2., 2.], dtype=float32)")
+subtract = binary("subtract", promote=_promote.numeric, doc="Subtract arguments element-wise; bool - bool is int32.  NumPy: ``np.subtract``.\n\nExample:\n    >>> polyops.ops.subtract(polyops.ops.ones((2,)), 3)\n    array([-2., -2.], dtype=float32)")
+multiply = binary("multiply", doc="Multiply arguments element-wise.  NumPy: ``np.multiply``.\n\nExample:\n    >>> polyops.ops.multiply(polyops.ops.convert_to_tensor([1, 2]), 3)\n    array([3, 6], dtype=int32)")
+divide = binary("divide", promote=_promote.floating, doc="True division; ints divide in floatx.  NumPy: ``np.divide``.\n\nExample:\n    >>> polyops.ops.divide(polyops.ops.convert_to_tensor([1, 2]), 2)\n    array([0.5, 1. ], dtype=float32)")
 true_divide = divide
-floor_divide = binary("floor_divide", promote=_ORD_NUMERIC, doc="Largest integer not above ``x1 / x2``.  NumPy: ``np.floor_divide``.\n\nExample:\n    >>> polyops.ops.floor_divide(polyops.ops.convert_to_tensor([7, -7]), 2)   # [3, -4]")
-mod = binary("mod", promote=_ORD_NUMERIC, doc="Remainder with the sign of the divisor.  NumPy: ``np.mod``.\n\nExample:\n    >>> polyops.ops.mod(polyops.ops.convert_to_tensor([7, -7]), 3)   # [1, 2]")
-power = binary("power", promote=_promote.numeric, doc="``x1 ** x2`` element-wise.  NumPy: ``np.power``.\n\nExample:\n    >>> polyops.ops.power(polyops.ops.convert_to_tensor([2, 3]), 2)   # [4, 9]")
-maximum = binary("maximum", promote=_ORD_SAME, doc="Element-wise maximum; NaN propagates.  NumPy: ``np.maximum``.\n\nExample:\n    >>> polyops.ops.maximum(polyops.ops.convert_to_tensor([1.0, float('nan')]), 0.5)   # [1., nan]")
-minimum = binary("minimum", promote=_ORD_SAME, doc="Element-wise minimum; NaN propagates.  NumPy: ``np.minimum``.\n\nExample:\n    >>> polyops.ops.minimum(polyops.ops.convert_to_tensor([1.0, 0.25]), 0.5)   # [0.5, 0.25]")
+floor_divide = binary("floor_divide", promote=_ORD_NUMERIC, doc="Largest integer not above ``x1 / x2``.  NumPy: ``np.floor_divide``.\n\nExample:\n    >>> polyops.ops.floor_divide(polyops.ops.convert_to_tensor([7, -7]), 2)\n    array([ 3, -4], dtype=int32)")
+mod = binary("mod", promote=_ORD_NUMERIC, doc="Remainder with the sign of the divisor.  NumPy: ``np.mod``.\n\nExample:\n    >>> polyops.ops.mod(polyops.ops.convert_to_tensor([7, -7]), 3)\n    array([1, 2], dtype=int32)")
+power = binary("power", promote=_promote.numeric, doc="``x1 ** x2`` element-wise.  NumPy: ``np.power``.\n\nExample:\n    >>> polyops.ops.power(polyops.ops.convert_to_tensor([2, 3]), 2)\n    array([4, 9], dtype=int32)")
+maximum = binary("maximum", promote=_ORD_SAME, doc="Element-wise maximum; NaN propagates.  NumPy: ``np.maximum``.\n\nExample:\n    >>> polyops.ops.maximum(polyops.ops.convert_to_tensor([1.0, float('nan')]), 0.5)\n    array([ 1., nan], dtype=float32)")
+minimum = binary("minimum", promote=_ORD_SAME, doc="Element-wise minimum; NaN propagates.  NumPy: ``np.minimum``.\n\nExample:\n    >>> polyops.ops.minimum(polyops.ops.convert_to_tensor([1.0, 0.25]), 0.5)\n    array([0.5 , 0.25], dtype=float32)")
 
 
 def _clip_promote_fn(keys):
@@ -308,7 +321,8 @@ def clip(x, x_min, x_max):
     NumPy: ``np.clip``.
 
     Example:
-        >>> polyops.ops.clip(polyops.ops.arange(5), 1, 3)   # [1, 1, 2, 3, 3]
+        >>> polyops.ops.clip(polyops.ops.arange(5), 1, 3)
+        array([1, 1, 2, 3, 3], dtype=int32)
     """
     target = _clip_promote((key(x), key(x_min), key(x_max)))[0]
     return spec(broadcast_shapes(shape_of(x), shape_of(x_min), shape_of(x_max), op="clip"), target)
@@ -321,15 +335,15 @@ def _clip_ref(x, x_min, x_max):
 
 # ===== comparison and logic =========================================================
 
-equal = binary("equal", out="bool", doc="``x1 == x2`` element-wise.  NumPy: ``np.equal``.\n\nExample:\n    >>> polyops.ops.equal(polyops.ops.convert_to_tensor([1, 2]), 2)   # [False, True]")
-not_equal = binary("not_equal", out="bool", doc="``x1 != x2`` element-wise.  NumPy: ``np.not_equal``.\n\nExample:\n    >>> polyops.ops.not_equal(polyops.ops.convert_to_tensor([1, 2]), 2)   # [True, False]")
-less = binary("less", promote=_ORD_SAME, out="bool", doc="``x1 < x2`` element-wise.  NumPy: ``np.less``.\n\nExample:\n    >>> polyops.ops.less(polyops.ops.convert_to_tensor([1, 2]), 2)   # [True, False]")
-less_equal = binary("less_equal", promote=_ORD_SAME, out="bool", doc="``x1 <= x2`` element-wise.  NumPy: ``np.less_equal``.\n\nExample:\n    >>> polyops.ops.less_equal(polyops.ops.convert_to_tensor([1, 3]), 2)   # [True, False]")
-greater = binary("greater", promote=_ORD_SAME, out="bool", doc="``x1 > x2`` element-wise.  NumPy: ``np.greater``.\n\nExample:\n    >>> polyops.ops.greater(polyops.ops.convert_to_tensor([1, 3]), 2)   # [False, True]")
-greater_equal = binary("greater_equal", promote=_ORD_SAME, out="bool", doc="``x1 >= x2`` element-wise.  NumPy: ``np.greater_equal``.\n\nExample:\n    >>> polyops.ops.greater_equal(polyops.ops.convert_to_tensor([1, 2]), 2)   # [False, True]")
-logical_and = binary("logical_and", promote=_promote.boolean, doc="Truth of ``x1 AND x2``.  NumPy: ``np.logical_and``.\n\nExample:\n    >>> polyops.ops.logical_and(polyops.ops.convert_to_tensor([True, False]), True)   # [True, False]")
-logical_or = binary("logical_or", promote=_promote.boolean, doc="Truth of ``x1 OR x2``.  NumPy: ``np.logical_or``.\n\nExample:\n    >>> polyops.ops.logical_or(polyops.ops.convert_to_tensor([True, False]), False)   # [True, False]")
-logical_not = unary("logical_not", promote=_promote.boolean, doc="Truth of ``NOT x``.  NumPy: ``np.logical_not``.\n\nExample:\n    >>> polyops.ops.logical_not(polyops.ops.convert_to_tensor([True, False]))   # [False, True]")
+equal = binary("equal", out="bool", doc="``x1 == x2`` element-wise.  NumPy: ``np.equal``.\n\nExample:\n    >>> polyops.ops.equal(polyops.ops.convert_to_tensor([1, 2]), 2)\n    array([False,  True])")
+not_equal = binary("not_equal", out="bool", doc="``x1 != x2`` element-wise.  NumPy: ``np.not_equal``.\n\nExample:\n    >>> polyops.ops.not_equal(polyops.ops.convert_to_tensor([1, 2]), 2)\n    array([ True, False])")
+less = binary("less", promote=_ORD_SAME, out="bool", doc="``x1 < x2`` element-wise.  NumPy: ``np.less``.\n\nExample:\n    >>> polyops.ops.less(polyops.ops.convert_to_tensor([1, 2]), 2)\n    array([ True, False])")
+less_equal = binary("less_equal", promote=_ORD_SAME, out="bool", doc="``x1 <= x2`` element-wise.  NumPy: ``np.less_equal``.\n\nExample:\n    >>> polyops.ops.less_equal(polyops.ops.convert_to_tensor([1, 3]), 2)\n    array([ True, False])")
+greater = binary("greater", promote=_ORD_SAME, out="bool", doc="``x1 > x2`` element-wise.  NumPy: ``np.greater``.\n\nExample:\n    >>> polyops.ops.greater(polyops.ops.convert_to_tensor([1, 3]), 2)\n    array([False,  True])")
+greater_equal = binary("greater_equal", promote=_ORD_SAME, out="bool", doc="``x1 >= x2`` element-wise.  NumPy: ``np.greater_equal``.\n\nExample:\n    >>> polyops.ops.greater_equal(polyops.ops.convert_to_tensor([1, 2]), 2)\n    array([False,  True])")
+logical_and = binary("logical_and", promote=_promote.boolean, doc="Truth of ``x1 AND x2``.  NumPy: ``np.logical_and``.\n\nExample:\n    >>> polyops.ops.logical_and(polyops.ops.convert_to_tensor([True, False]), True)\n    array([ True, False])")
+logical_or = binary("logical_or", promote=_promote.boolean, doc="Truth of ``x1 OR x2``.  NumPy: ``np.logical_or``.\n\nExample:\n    >>> polyops.ops.logical_or(polyops.ops.convert_to_tensor([True, False]), False)\n    array([ True, False])")
+logical_not = unary("logical_not", promote=_promote.boolean, doc="Truth of ``NOT x``.  NumPy: ``np.logical_not``.\n\nExample:\n    >>> polyops.ops.logical_not(polyops.ops.convert_to_tensor([True, False]))\n    array([False,  True])")
 
 
 def _where_promote_fn(keys):
@@ -350,7 +364,8 @@ def where(condition, x1=None, x2=None):
     Both branches are required (the one-argument form is ``nonzero``).
 
     Example:
-        >>> polyops.ops.where(polyops.ops.arange(3) > 0, 1.0, -1.0)   # [-1., 1., 1.]
+        >>> polyops.ops.where(polyops.ops.arange(3) > 0, 1.0, -1.0)
+        array([-1.,  1.,  1.], dtype=float32)
     """
     if x1 is None or x2 is None:
         raise ValueError("where: expected both x1 and x2 (use nonzero for the 1-argument form)")
@@ -404,17 +419,16 @@ def _reduction(name, promote, out=None, doc="", prepare=None, nonempty=False):
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    rule.__module__ = sys._getframe(1).f_globals.get("__name__", rule.__module__)
     prepare = prepare or (_nonempty_prepare_for(name) if nonempty else _reduce_prepare_for(name))
     return defop("numpy", tensors=("x",), promote=promote, prepare=prepare)(rule)
 
 
 sum = _reduction("sum", _promote.accumulate, doc=(
     "Sum over ``axis`` (None: all).  bool and narrow ints accumulate in 32 bits.  "
-    "NumPy: ``np.sum``.\n\nExample:\n    >>> polyops.ops.sum(polyops.ops.ones((2, 3)), axis=1)   # [3., 3.]"))
-all = _reduction("all", _promote.boolean, doc="Whether all elements along ``axis`` are true.  NumPy: ``np.all``.\n\nExample:\n    >>> polyops.ops.all(polyops.ops.convert_to_tensor([[True, False], [True, True]]), axis=1)   # [False, True]")
-any = _reduction("any", _promote.boolean, doc="Whether any element along ``axis`` is true.  NumPy: ``np.any``.\n\nExample:\n    >>> polyops.ops.any(polyops.ops.convert_to_tensor([[True, False], [False, False]]), axis=1)   # [True, False]")
-mean = _reduction("mean", _promote.floating, doc="Arithmetic mean over ``axis``; ints average in floatx.  NumPy: ``np.mean``.\n\nExample:\n    >>> polyops.ops.mean(polyops.ops.convert_to_tensor([[1, 2], [3, 4]]), axis=0)   # [2., 3.] (float32)")
+    "NumPy: ``np.sum``.\n\nExample:\n    >>> polyops.ops.sum(polyops.ops.ones((2, 3)), axis=1)\n    array([3., 3.], dtype=float32)"))
+all = _reduction("all", _promote.boolean, doc="Whether all elements along ``axis`` are true.  NumPy: ``np.all``.\n\nExample:\n    >>> polyops.ops.all(polyops.ops.convert_to_tensor([[True, False], [True, True]]), axis=1)\n    array([False,  True])")
+any = _reduction("any", _promote.boolean, doc="Whether any element along ``axis`` is true.  NumPy: ``np.any``.\n\nExample:\n    >>> polyops.ops.any(polyops.ops.convert_to_tensor([[True, False], [False, False]]), axis=1)\n    array([ True, False])")
+mean = _reduction("mean", _promote.floating, doc="Arithmetic mean over ``axis``; ints average in floatx.  NumPy: ``np.mean``.\n\nExample:\n    >>> polyops.ops.mean(polyops.ops.convert_to_tensor([[1, 2], [3, 4]]), axis=0)\n    array([2., 3.], dtype=float32)")
 
 
 @mean.reference
@@ -424,7 +438,7 @@ def _mean_ref(x, axis=None, keepdims=False):
     return divide(sum(x, axis, keepdims), count)
 
 
-var = _reduction("var", _promote.floating, doc="Variance (population, ddof=0) over ``axis``.  NumPy: ``np.var``.\n\nExample:\n    >>> polyops.ops.var(polyops.ops.convert_to_tensor([1.0, 3.0]))   # 1.0")
+var = _reduction("var", _promote.floating, doc="Variance (population, ddof=0) over ``axis``.  NumPy: ``np.var``.\n\nExample:\n    >>> polyops.ops.var(polyops.ops.convert_to_tensor([1.0, 3.0]))\n    np.float32(1.0)")
 
 
 @var.reference
@@ -433,7 +447,7 @@ def _var_ref(x, axis=None, keepdims=False):
     return mean(multiply(centered, centered), axis, keepdims)
 
 
-std = _reduction("std", _promote.floating, doc="Standard deviation (ddof=0) over ``axis``.  NumPy: ``np.std``.\n\nExample:\n    >>> polyops.ops.std(polyops.ops.convert_to_tensor([1.0, 3.0]))   # 1.0")
+std = _reduction("std", _promote.floating, doc="Standard deviation (ddof=0) over ``axis``.  NumPy: ``np.std``.\n\nExample:\n    >>> polyops.ops.std(polyops.ops.convert_to_tensor([1.0, 3.0]))\n    np.float32(1.0)")
 
 
 @std.reference
@@ -455,7 +469,8 @@ def prod(x, axis=None, keepdims=False, dtype=None):
     bool and narrow ints accumulate in 32 bits; a ``dtype`` casts the result.
 
     Example:
-        >>> polyops.ops.prod(polyops.ops.arange(1, 5))   # 24
+        >>> polyops.ops.prod(polyops.ops.arange(1, 5))
+        np.int32(24)
     """
     (acc,) = _promote.accumulate((key(x),))
     return _reduce_rule("prod", x, axis, keepdims, acc if dtype is None else dtype_arg("prod", dtype))
@@ -488,8 +503,8 @@ def _extremum(name, doc):
 
 
 max = _extremum("max", "Maximum over ``axis``; NaN propagates.  NumPy: ``np.max``.\n\n"
-                "Example:\n    >>> polyops.ops.max(polyops.ops.arange(4))   # 3")
-min = _extremum("min", "Minimum over ``axis``; NaN propagates.  NumPy: ``np.min``.\n\nExample:\n    >>> polyops.ops.min(polyops.ops.convert_to_tensor([[1, 5], [3, 2]]), axis=1)   # [1, 2]")
+                "Example:\n    >>> polyops.ops.max(polyops.ops.arange(4))\n    np.int32(3)")
+min = _extremum("min", "Minimum over ``axis``; NaN propagates.  NumPy: ``np.min``.\n\nExample:\n    >>> polyops.ops.min(polyops.ops.convert_to_tensor([[1, 5], [3, 2]]), axis=1)\n    array([1, 2], dtype=int32)")
 amax = max
 amin = min
 
@@ -516,47 +531,14 @@ def _arg_extremum(name, doc):
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    rule.__module__ = sys._getframe(1).f_globals.get("__name__", rule.__module__)
     return defop("numpy", tensors=("x",), promote=_ORD_PRESERVE, prepare=prepare)(rule)
 
 
-argmax = _arg_extremum("argmax", "Index of the maximum along ``axis`` (None: flattened), int32.  NumPy: ``np.argmax``.\n\nExample:\n    >>> polyops.ops.argmax(polyops.ops.convert_to_tensor([1.0, 5.0, 5.0]))   # 1 (the first maximum)")
-argmin = _arg_extremum("argmin", "Index of the minimum along ``axis`` (None: flattened), int32.  NumPy: ``np.argmin``.\n\nExample:\n    >>> polyops.ops.argmin(polyops.ops.convert_to_tensor([3.0, 1.0, 1.0]))   # 1 (the first minimum)")
+argmax = _arg_extremum("argmax", "Index of the maximum along ``axis`` (None: flattened), int32.  NumPy: ``np.argmax``.\n\nExample:\n    >>> polyops.ops.argmax(polyops.ops.convert_to_tensor([1.0, 5.0, 5.0]))   # the first maximum\n    np.int32(1)")
+argmin = _arg_extremum("argmin", "Index of the minimum along ``axis`` (None: flattened), int32.  NumPy: ``np.argmin``.\n\nExample:\n    >>> polyops.ops.argmin(polyops.ops.convert_to_tensor([3.0, 1.0, 1.0]))   # the first minimum\n    np.int32(1)")
 
 
 # ===== shape ========================================================================
-
-
-def _resolve_newshape(x_shape, newshape, op="reshape"):
-    if isinstance(newshape, int) and not isinstance(newshape, bool):
-        newshape = (newshape,)
-    try:
-        dims = tuple(newshape)
-    except TypeError:
-        raise TypeError(f"{op}: expected a shape (tuple of ints), got newshape={newshape!r}") from None
-    for d in dims:
-        if d is not None and (isinstance(d, bool) or not isinstance(d, int)):
-            try:
-                operator.index(d)
-            except TypeError:
-                raise TypeError(f"{op}: expected a shape of ints, got newshape={newshape!r}") from None
-    dims = tuple(None if d is None else operator.index(d) for d in dims)
-    if dims.count(-1) > 1:
-        raise ValueError(f"{op}: expected at most one -1 in newshape, got {dims}")
-    if builtins.any(d is not None and d < -1 for d in dims):
-        raise ValueError(f"{op}: expected dims >= -1, got newshape={dims}")
-    n = size_of(x_shape)
-    if -1 in dims:
-        rest = size_of(tuple(d for d in dims if d != -1))
-        if n is None or rest is None:
-            return tuple(None if d == -1 else d for d in dims)
-        if rest == 0 or n % rest:
-            raise ValueError(f"{op}: cannot reshape shape {x_shape} into {dims}")
-        return tuple(n // rest if d == -1 else d for d in dims)
-    m = size_of(dims)
-    if n is not None and m is not None and n != m:
-        raise ValueError(f"{op}: cannot reshape shape {x_shape} ({n} elements) into {dims}")
-    return dims
 
 
 _RESHAPES: dict = {}
@@ -586,21 +568,10 @@ def reshape(x, newshape):
     dim makes the -1 unknown.
 
     Example:
-        >>> polyops.ops.reshape(polyops.ops.arange(6), (-1, 3)).shape   # (2, 3)
+        >>> polyops.ops.reshape(polyops.ops.arange(6), (-1, 3)).shape
+        (2, 3)
     """
     return spec(_resolve_newshape(shape_of(x), newshape), _promote.preserve((key(x),))[0])
-
-
-def _perm(axes, ndim):
-    if axes is None:
-        return tuple(range(ndim))[::-1]
-    try:
-        perm = tuple(canonicalize_axis(a, ndim, "transpose") for a in axes)
-    except TypeError:
-        raise TypeError(f"transpose: expected a sequence of axes, got axes={axes!r}") from None
-    if sorted(perm) != list(range(ndim)):
-        raise ValueError(f"transpose: expected a permutation of range({ndim}), got axes={tuple(axes)}")
-    return perm
 
 
 def _transpose_prepare(x, axes=None):
@@ -612,18 +583,11 @@ def transpose(x, axes=None):
     """Permute the dimensions (None: reverse them).  NumPy: ``np.transpose``.
 
     Example:
-        >>> polyops.ops.transpose(polyops.ops.zeros((2, 3))).shape   # (3, 2)
+        >>> polyops.ops.transpose(polyops.ops.zeros((2, 3))).shape
+        (3, 2)
     """
     shape = shape_of(x)
     return spec(tuple(shape[a] for a in _perm(axes, len(shape))), _promote.preserve((key(x),))[0])
-
-
-def _expanded_shape(shape, axis):
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    out_ndim = len(shape) + len(axes)
-    axes = canonicalize_axes(tuple(axes), out_ndim, "expand_dims")
-    it = iter(shape)
-    return tuple(1 if i in axes else next(it) for i in range(out_ndim))
 
 
 def _expand_dims_prepare(x, axis):
@@ -636,7 +600,8 @@ def expand_dims(x, axis):
     """Insert size-1 dims at ``axis`` (an int or a tuple).  NumPy: ``np.expand_dims``.
 
     Example:
-        >>> polyops.ops.expand_dims(polyops.ops.zeros((2,)), -1).shape   # (2, 1)
+        >>> polyops.ops.expand_dims(polyops.ops.zeros((2,)), -1).shape
+        (2, 1)
     """
     return spec(_expanded_shape(shape_of(x), axis), _promote.preserve((key(x),))[0])
 
@@ -644,16 +609,6 @@ def expand_dims(x, axis):
 @expand_dims.reference
 def _expand_dims_ref(x, axis):
     return reshape(x, _expanded_shape(_shape_of(x), axis))
-
-
-def _squeezed_shape(shape, axis):
-    if axis is None:
-        return tuple(d for d in shape if d != 1)
-    axes = canonicalize_axes(axis, len(shape), "squeeze")
-    for a in axes:
-        if shape[a] not in (1, None):
-            raise ValueError(f"squeeze: expected axis {a} of size 1, got shape={shape}")
-    return tuple(d for i, d in enumerate(shape) if i not in axes)
 
 
 def _squeeze_prepare(x, axis=None):
@@ -666,7 +621,8 @@ def squeeze(x, axis=None):
     """Remove size-1 dims (all of them, or those at ``axis``).  NumPy: ``np.squeeze``.
 
     Example:
-        >>> polyops.ops.squeeze(polyops.ops.zeros((1, 2, 1))).shape   # (2,)
+        >>> polyops.ops.squeeze(polyops.ops.zeros((1, 2, 1))).shape
+        (2,)
     """
     return spec(_squeezed_shape(shape_of(x), axis), _promote.preserve((key(x),))[0])
 
@@ -674,29 +630,6 @@ def squeeze(x, axis=None):
 @squeeze.reference
 def _squeeze_ref(x, axis=None):
     return reshape(x, _squeezed_shape(_shape_of(x), axis))
-
-
-def _concat_shape(shapes, axis, op="concatenate"):
-    if not shapes:
-        raise ValueError(f"{op}: expected at least one tensor, got none")
-    ndim = len(shapes[0])
-    if ndim == 0:
-        raise ValueError(f"{op}: expected tensors of rank >= 1, got shape ()")
-    for s in shapes:
-        if len(s) != ndim:
-            raise ValueError(f"{op}: expected tensors of equal rank, got shapes {list(shapes)}")
-    axis = canonicalize_axis(axis, ndim, op)
-    out = []
-    for i in range(ndim):
-        dims = [s[i] for s in shapes]
-        if i == axis:
-            out.append(None if None in dims else _bsum(dims))
-            continue
-        known = {d for d in dims if d is not None}
-        if len(known) > 1:
-            raise ValueError(f"{op}: expected equal dims off axis {axis}, got shapes {list(shapes)}")
-        out.append(known.pop() if known else None)
-    return tuple(out), axis
 
 
 def _concat_prepare(xs, axis=0):
@@ -710,7 +643,8 @@ def concatenate(xs, axis=0):
     Symbolically the axis dim is None when any part's is.
 
     Example:
-        >>> polyops.ops.concatenate([polyops.ops.zeros((2,)), polyops.ops.ones((3,))]).shape   # (5,)
+        >>> polyops.ops.concatenate([polyops.ops.zeros((2,)), polyops.ops.ones((3,))]).shape
+        (5,)
     """
     xs = [x if isinstance(x, SymbolicTensor) else spec((), key(x)) for x in xs]
     shape, _ = _concat_shape([x.shape for x in xs], axis)
@@ -729,7 +663,8 @@ def stack(x, axis=0):
     """Join tensors along a new axis.  NumPy: ``np.stack``.
 
     Example:
-        >>> polyops.ops.stack([polyops.ops.zeros((2,)), polyops.ops.ones((2,))], axis=1).shape   # (2, 2)
+        >>> polyops.ops.stack([polyops.ops.zeros((2,)), polyops.ops.ones((2,))], axis=1).shape
+        (2, 2)
     """
     xs = [t if isinstance(t, SymbolicTensor) else spec((), key(t)) for t in x]
     if not xs:
@@ -762,21 +697,13 @@ def _broadcast_to_prepare(x, shape):
     return x, shape
 
 
-def _broadcast_check(x_shape, shape):
-    if len(x_shape) > len(shape):
-        raise ValueError(f"broadcast_to: cannot broadcast shape {x_shape} to {shape}")
-    out = broadcast_shapes(x_shape, shape, op="broadcast_to")
-    for got, want in zip(out, shape):
-        if want is not None and got is not None and got != want:
-            raise ValueError(f"broadcast_to: cannot broadcast shape {x_shape} to {shape}")
-
-
 @defop("numpy", tensors=("x",), prepare=_broadcast_to_prepare)
 def broadcast_to(x, shape):
     """Broadcast a tensor to a new shape.  NumPy: ``np.broadcast_to``.
 
     Example:
-        >>> polyops.ops.broadcast_to(polyops.ops.arange(3), (2, 3)).shape   # (2, 3)
+        >>> polyops.ops.broadcast_to(polyops.ops.arange(3), (2, 3)).shape
+        (2, 3)
     """
     shape = normalize_shape(shape, "broadcast_to")
     _broadcast_check(shape_of(x), shape)
@@ -793,7 +720,8 @@ def flip(x, axis=None):
     """Reverse the order of elements along ``axis`` (None: all axes).  NumPy: ``np.flip``.
 
     Example:
-        >>> polyops.ops.flip(polyops.ops.arange(3))   # [2, 1, 0]
+        >>> polyops.ops.flip(polyops.ops.arange(3))
+        array([2, 1, 0], dtype=int32)
     """
     canonicalize_axes(axis, len(shape_of(x)), "flip")
     return spec(shape_of(x), _promote.preserve((key(x),))[0])
@@ -837,7 +765,8 @@ def take(x, indices, axis=None):
     `polyops.IndexOutOfRangeError` eagerly; under a trace it reads 0 (docs/numerics.md).
 
     Example:
-        >>> polyops.ops.take(polyops.ops.arange(10, 15), [0, -1])   # [10, 14]
+        >>> polyops.ops.take(polyops.ops.arange(10, 15), [0, -1])
+        array([10, 14], dtype=int32)
     """
     dtype, _ = _take_promote((key(x), key(indices)))
     shape, ishape = shape_of(x), shape_of(indices)
@@ -847,55 +776,13 @@ def take(x, indices, axis=None):
     return spec(shape[:axis] + ishape + shape[axis + 1:], dtype)
 
 
-def _index_plan(shape, key_, op="get_item"):
-    """Resolve a basic index into ([(axis, start, stop, step) or (axis, int)], out_shape)."""
-    key_ = key_ if isinstance(key_, tuple) else (key_,)
-    for k in key_:
-        if not (k is None or k is Ellipsis or isinstance(k, slice)
-                or (isinstance(k, int) and not isinstance(k, bool))):
-            raise TypeError(
-                f"{op}: expected ints, slices, None or Ellipsis in the index, got {k!r}"
-            )
-    if builtins.sum(k is Ellipsis for k in key_) > 1:
-        raise IndexError(f"{op}: an index can only have a single Ellipsis, got {key_}")
-    used = builtins.sum(1 for k in key_ if k is not None and k is not Ellipsis)
-    if used > len(shape):
-        raise IndexError(f"{op}: too many indices for shape {shape}: {key_}")
-    if Ellipsis in key_:
-        i = key_.index(Ellipsis)
-        key_ = key_[:i] + (slice(None),) * (len(shape) - used) + key_[i + 1:]
-    else:
-        key_ = key_ + (slice(None),) * (len(shape) - used)
-    plan, out, axis = [], [], 0
-    for k in key_:
-        if k is None:
-            out.append(1)
-            continue
-        dim = shape[axis]
-        if isinstance(k, int):
-            if dim is not None and not -dim <= k < dim:
-                raise IndexError(f"{op}: index {k} is out of bounds for axis {axis} with size {dim}")
-            plan.append((axis, k))
-        else:
-            if k.step == 0:
-                raise ValueError(f"{op}: expected a non-zero slice step, got {k}")
-            if dim is None:
-                out.append(None if k != slice(None) else None)
-            else:
-                r = range(*k.indices(dim))
-                out.append(len(r))
-                if len(r) != dim or r.step != 1:
-                    plan.append((axis, r))
-        axis += 1
-    return plan, tuple(out)
-
-
 @defop("numpy", tensors=("x",))
 def get_item(x, key):
     """``x[key]`` for basic indices: ints, slices, None and Ellipsis.  NumPy: ``x[key]``.
 
     Example:
-        >>> polyops.ops.get_item(polyops.ops.arange(6), slice(1, None, 2))   # [1, 3, 5]
+        >>> polyops.ops.get_item(polyops.ops.arange(6), slice(1, None, 2))
+        array([1, 3, 5], dtype=int32)
     """
     _, shape = _index_plan(shape_of(x), key)
     return spec(shape, _promote.preserve((x.dtype,))[0])
@@ -915,18 +802,6 @@ def _get_item_ref(x, key):
 # ===== linear algebra ===============================================================
 
 
-def _matmul_shape(a, b, op="matmul"):
-    if not a or not b:
-        raise ValueError(f"{op}: expected operands of rank >= 1, got shapes {a} and {b}")
-    a2 = (1,) + a if len(a) == 1 else a
-    b2 = b + (1,) if len(b) == 1 else b
-    if a2[-1] is not None and b2[-2] is not None and a2[-1] != b2[-2]:
-        raise ValueError(f"{op}: expected matching inner dims, got shapes {a} and {b}")
-    batch = broadcast_shapes(a2[:-2], b2[:-2], op=op)
-    out = batch + ((a2[-2],) if len(a) > 1 else ()) + ((b2[-1],) if len(b) > 1 else ())
-    return out
-
-
 @defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul)
 def matmul(x1, x2):
     """Matrix product with NumPy's 1-D and batch-broadcast rules.  NumPy: ``np.matmul``.
@@ -934,22 +809,11 @@ def matmul(x1, x2):
     int8 x int8 accumulates in int32, as in Keras.
 
     Example:
-        >>> polyops.ops.matmul(polyops.ops.ones((2, 3)), polyops.ops.ones((3,))).shape   # (2,)
+        >>> polyops.ops.matmul(polyops.ops.ones((2, 3)), polyops.ops.ones((3,))).shape
+        (2,)
     """
     dtype, _ = _promote.matmul((key(x1), key(x2)))
     return spec(_matmul_shape(shape_of(x1), shape_of(x2)), dtype)
-
-
-def _dot_shape(a, b):
-    if not a or not b:
-        return broadcast_shapes(a, b, op="dot") if not (a and b) else None
-    if len(b) == 1:
-        if a[-1] is not None and b[0] is not None and a[-1] != b[0]:
-            raise ValueError(f"dot: expected matching contraction dims, got shapes {a} and {b}")
-        return a[:-1]
-    if a[-1] is not None and b[-2] is not None and a[-1] != b[-2]:
-        raise ValueError(f"dot: expected matching contraction dims, got shapes {a} and {b}")
-    return a[:-1] + b[:-2] + b[-1:]
 
 
 @defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul)
@@ -958,7 +822,8 @@ def dot(x1, x2):
     with the second-to-last of ``x2`` (the last when ``x2`` is 1-D).  NumPy: ``np.dot``.
 
     Example:
-        >>> polyops.ops.dot(polyops.ops.ones((2, 3)), polyops.ops.ones((4, 3, 5))).shape   # (2, 4, 5)
+        >>> polyops.ops.dot(polyops.ops.ones((2, 3)), polyops.ops.ones((4, 3, 5))).shape
+        (2, 4, 5)
     """
     dtype, _ = _promote.matmul((key(x1), key(x2)))
     return spec(_dot_shape(shape_of(x1), shape_of(x2)), dtype)
@@ -978,67 +843,13 @@ def _dot_ref(x1, x2):
     return einsum(f"{la}z,{lb}z{last}->{la}{lb}{last}", x1, x2)
 
 
-def _einsum_shape(subscripts, shapes):
-    if not isinstance(subscripts, str):
-        raise TypeError(f"einsum: expected a subscripts string, got {subscripts!r}")
-    s = subscripts.replace(" ", "")
-    ins, arrow, out = s.partition("->")
-    terms = ins.split(",")
-    if len(terms) != len(shapes):
-        raise ValueError(
-            f"einsum: expected {len(terms)} operands for {subscripts!r}, got {len(shapes)}"
-        )
-    dims: dict[str, object] = {}
-    counts: dict[str, int] = {}
-    ellipses = []
-    for term, shape in zip(terms, shapes):
-        if term.count("...") > 1:
-            raise ValueError(f"einsum: expected at most one '...' per operand, got {term!r}")
-        pre, ell, post = term.partition("...")
-        for c in pre + post:
-            if not c.isalpha():
-                raise ValueError(f"einsum: invalid subscript {c!r} in {subscripts!r}")
-        n_ell = len(shape) - len(pre) - len(post)
-        if (ell and n_ell < 0) or (not ell and n_ell != 0):
-            raise ValueError(
-                f"einsum: operand {term!r} does not match an operand of shape {shape}"
-            )
-        if ell:
-            ellipses.append(shape[len(pre): len(pre) + n_ell])
-        labelled = list(zip(pre, shape[: len(pre)])) + list(zip(post, shape[len(shape) - len(post):]))
-        for c, d in labelled:
-            counts[c] = counts.get(c, 0) + 1
-            prev = dims.get(c, 1)
-            if prev in (1, None) or d == prev:
-                dims[c] = d if prev in (1,) else (prev if d in (1, None) else d)
-            elif d not in (1, None):
-                raise ValueError(
-                    f"einsum: dim {c!r} has sizes {prev} and {d} in {subscripts!r} for shapes {shapes}"
-                )
-    ell_shape = broadcast_shapes(*ellipses, op="einsum") if ellipses else ()
-    if not arrow:
-        out = ("..." if ellipses else "") + "".join(sorted(c for c, n in counts.items() if n == 1))
-    result = []
-    pre, ell, post = out.partition("...")
-    for c in pre:
-        if c not in dims:
-            raise ValueError(f"einsum: output subscript {c!r} is not in the inputs of {subscripts!r}")
-        result.append(dims[c])
-    if ell:
-        result.extend(ell_shape)
-    for c in post:
-        if c not in dims:
-            raise ValueError(f"einsum: output subscript {c!r} is not in the inputs of {subscripts!r}")
-        result.append(dims[c])
-    return tuple(result)
-
-
 @defop("numpy", tensors=("operands",), promote=_promote.matmul)
 def einsum(subscripts, *operands):
     """Einstein summation over the operands.  NumPy: ``np.einsum``.
 
     Example:
         >>> polyops.ops.einsum("ij,jk->ik", polyops.ops.ones((2, 3)), polyops.ops.ones((3, 4))).shape
+        (2, 4)
     """
     dtype = _promote.matmul(tuple(key(o) for o in operands))[0] if operands else "float32"
     return spec(_einsum_shape(subscripts, [shape_of(o) for o in operands]), dtype)
@@ -1047,6 +858,23 @@ def einsum(subscripts, *operands):
 from ..core import cast as cast_  # noqa: E402  (core defines cast; numpy refs use it)
 
 
-from .._base import exports as _exports  # noqa: E402
+__all__ = [
+    "Abs", "Add", "All", "Any", "Arange", "Argmax", "Argmin", "BroadcastTo", "Ceil", "Clip",
+    "Concatenate", "Cos", "Divide", "Dot", "Einsum", "Equal", "Exp", "ExpandDims", "Eye",
+    "Flip", "Floor", "FloorDivide", "Full", "FullLike", "GetItem", "Greater", "GreaterEqual",
+    "Less", "LessEqual", "Linspace", "Log", "LogicalAnd", "LogicalNot", "LogicalOr", "Matmul",
+    "Max", "Maximum", "Mean", "Min", "Minimum", "Mod", "Multiply", "Negative", "NotEqual",
+    "Ones", "OnesLike", "Power", "Prod", "Reshape", "Round", "Sign", "Sin", "Sqrt", "Square",
+    "Squeeze", "Stack", "Std", "Subtract", "Sum", "Take", "Tanh", "Transpose", "Var", "Where",
+    "Zeros", "ZerosLike", "abs", "absolute", "add", "all", "amax", "amin", "any", "arange",
+    "argmax", "argmin", "broadcast_to", "ceil", "clip", "concatenate", "cos", "divide", "dot",
+    "einsum", "equal", "exp", "expand_dims", "eye", "flip", "floor", "floor_divide", "full",
+    "full_like", "get_item", "greater", "greater_equal", "less", "less_equal", "linspace",
+    "log", "logical_and", "logical_not", "logical_or", "matmul", "max", "maximum", "mean",
+    "min", "minimum", "mod", "multiply", "negative", "not_equal", "ones", "ones_like", "power",
+    "prod", "reshape", "round", "sign", "sin", "sqrt", "square", "squeeze", "stack", "std",
+    "subtract", "sum", "take", "tanh", "transpose", "true_divide", "var", "where", "zeros",
+    "zeros_like",
+]
 
-__all__ = _exports(globals(), "numpy")
+_finish(globals())

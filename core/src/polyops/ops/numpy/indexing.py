@@ -5,28 +5,30 @@ Part of `polyops.ops.numpy`; see that package's docstring for how an op is decla
 
 from __future__ import annotations
 
-import builtins
 import math
 
 import numpy as np
 
 from ... import _dtypes, _promote
 from ..._op import defop
-from ..._shapes import broadcast_shapes, canonicalize_axis, normalize_shape, size_of
-from ..._symbolic import SymbolicTensor
+from ..._shapes import broadcast_shapes, normalize_shape
 from ...plugin import pad_index
 from .._base import check_tensor, dtype_arg, int_arg, key, shape_of, spec, unary
+from .._base import finish as _finish
 from .._indices import check_index
 from ..core import cast
 from ..core import shape as _shape_of
+from ._args import (
+    _INDEX_MODES, _ORD_FLOATING, _diag_shape, _diagonal_args, _meshgrid_args, _nonneg_int,
+    _pad_args, _pad_constant, _select_check, _size, _space_args, _take_along_axis_shape,
+    _vander_args,
+)
 from .base import (add, arange, broadcast_to, concatenate, divide, expand_dims, eye, floor,
                    floor_divide, full, greater_equal, less, logical_and, logical_not, mean, mod,
                    multiply, not_equal, power, reshape, sign, subtract, take, transpose, where,
                    zeros)
 from .base import any as _any, exp as _exp, log as _log, max as _max, min as _min
 from .base import round as _round, sum as _sum
-
-_bsum, _bmax, _bmin, _babs = builtins.sum, builtins.max, builtins.min, builtins.abs  # noqa: F841
 
 # ===== ops ===========================================================================
 
@@ -46,23 +48,6 @@ def _const(values, dtype="int32"):
     return convert_to_tensor(np.asarray(values), dtype)
 
 
-def _bool_arg(op, name, value) -> bool:
-    if not isinstance(value, (bool, int, np.bool_)) or isinstance(value, float):
-        raise TypeError(f"{op}: expected a bool {name}, got {name}={value!r}")
-    return bool(value)
-
-
-def _nonneg_int(op, name, value) -> int:
-    v = int_arg(op, name, value)
-    if v < 0:
-        raise ValueError(f"{op}: expected {name} >= 0, got {name}={v}")
-    return v
-
-
-def _size(shape):
-    return size_of(tuple(shape))
-
-
 def _work_float(dtype):
     """The float dtype a reference computes in for a result of ``dtype``."""
     return "float64" if dtype == "float64" else "float32"
@@ -79,22 +64,6 @@ def _gather_promote_fn(keys):
 
 
 _gather_promote = _promote.cached(_gather_promote_fn)
-
-
-def _take_along_axis_shape(xs, ish, axis):
-    op = "take_along_axis"
-    if axis is None:
-        if len(ish) != 1:
-            raise ValueError(f"{op}: expected 1-D indices with axis=None, got indices shape {tuple(ish)}")
-        return tuple(ish), None
-    axis = canonicalize_axis(axis, len(xs), op)
-    if len(xs) != len(ish):
-        raise ValueError(
-            f"{op}: expected indices of the same rank as x, got shapes {tuple(xs)} and {tuple(ish)}"
-        )
-    base = list(xs)
-    base[axis] = ish[axis]
-    return broadcast_shapes(tuple(base), tuple(ish), op=op), axis
 
 
 # Kernel contract: take_along_axis(x, indices, axis): indices an int32 tensor; axis None (x
@@ -123,7 +92,8 @@ def take_along_axis(x, indices, axis=None):
 
     Example:
         >>> x = polyops.ops.convert_to_tensor([[10, 30, 20]])
-        >>> polyops.ops.take_along_axis(x, polyops.ops.argsort(x, axis=1), axis=1)   # [[10, 20, 30]]
+        >>> polyops.ops.take_along_axis(x, polyops.ops.argsort(x, axis=1), axis=1)
+        array([[10, 20, 30]], dtype=int32)
     """
     dtype, _ = _gather_promote((key(x), key(indices)))
     shape, _ = _take_along_axis_shape(shape_of(x), shape_of(indices), axis)
@@ -176,8 +146,10 @@ def array(x, dtype=None):
     32-bit (Python ints give int32, floats floatx); a given dtype is honoured.
 
     Example:
-        >>> polyops.ops.array([1, 2, 3])   # int32
+        >>> polyops.ops.array([1, 2, 3])
+        array([1, 2, 3], dtype=int32)
         >>> polyops.ops.array([1, 2], dtype="float16")
+        array([1., 2.], dtype=float16)
     """
     check_tensor("array", "x", x)
     src = _promote.preserve((key(x),))[0]
@@ -194,7 +166,7 @@ def _array_ref(x, dtype=None):
 copy = unary("copy", doc=(
     "A copy of ``x`` (a new tensor with the same values and dtype).  NumPy: ``np.copy``.\n\n"
     "Kernel contract: copy(x) returns a new tensor, never x itself.\n\n"
-    "Example:\n    >>> polyops.ops.copy(polyops.ops.arange(3))   # [0, 1, 2]"))
+    "Example:\n    >>> polyops.ops.copy(polyops.ops.arange(3))\n    array([0, 1, 2], dtype=int32)"))
 
 
 @copy.reference
@@ -215,7 +187,8 @@ def empty(shape, dtype=None):
     NumPy: ``np.empty`` (whose contents are arbitrary; here they are deterministic).
 
     Example:
-        >>> polyops.ops.empty((2, 3)).shape   # (2, 3)
+        >>> polyops.ops.empty((2, 3)).shape
+        (2, 3)
     """
     return spec(*_empty_prepare(shape, dtype))
 
@@ -243,7 +216,8 @@ def empty_like(x, dtype=None):
     NumPy: ``np.empty_like`` (arbitrary contents there; deterministic zeros here).
 
     Example:
-        >>> polyops.ops.empty_like(polyops.ops.ones((2,), dtype="int8"))   # [0, 0] int8
+        >>> polyops.ops.empty_like(polyops.ops.ones((2,), dtype="int8"))
+        array([0, 0], dtype=int8)
     """
     check_tensor("empty_like", "x", x)
     return spec(shape_of(x), _like_dtype("empty_like", x, dtype))
@@ -264,7 +238,9 @@ def identity(n, dtype=None):
     """The ``n x n`` identity matrix (dtype default floatx).  NumPy: ``np.identity``.
 
     Example:
-        >>> polyops.ops.identity(2, dtype="int32")   # [[1, 0], [0, 1]]
+        >>> polyops.ops.identity(2, dtype="int32")
+        array([[1, 0],
+               [0, 1]], dtype=int32)
     """
     n, dtype = _identity_prepare(n, dtype)
     return spec((n, n), dtype)
@@ -290,7 +266,10 @@ def tri(N, M=None, k=0, dtype=None):
     NumPy: ``np.tri``.  ``M=None`` means ``N``; ``dtype=None`` means floatx.
 
     Example:
-        >>> polyops.ops.tri(3, k=-1, dtype="int32")   # [[0,0,0],[1,0,0],[1,1,0]]
+        >>> polyops.ops.tri(3, k=-1, dtype="int32")
+        array([[0, 0, 0],
+               [1, 0, 0],
+               [1, 1, 0]], dtype=int32)
     """
     N, M, k, dtype = _tri_prepare(N, M, k, dtype)
     return spec((N, M), dtype)
@@ -334,7 +313,9 @@ def _triangle(name, lower):
         f"``j {'<=' if lower else '>='} i + k`` kept, the others 0, over the last two axes.\n\n"
         f"NumPy: ``np.{name}``.  Needs rank >= 2; keeps ``x``'s dtype.\n\n"
         f"Kernel contract: {name}(x, k): x of rank >= 2, k an int.\n\n"
-        f"Example:\n    >>> polyops.ops.{name}(polyops.ops.ones((3, 3)))"
+        f"Example:\n    >>> polyops.ops.{name}(polyops.ops.ones((2, 2)))\n"
+        f"    array([[1., {'0.' if lower else '1.'}],\n"
+        f"           [{'1.' if lower else '0.'}, 1.]], dtype=float32)"
     )
     public = defop("numpy", tensors=("x",), prepare=prepare)(rule)
     public.reference(ref)
@@ -343,21 +324,6 @@ def _triangle(name, lower):
 
 tril = _triangle("tril", True)
 triu = _triangle("triu", False)
-
-
-def _diag_len(n, m, k):
-    if n is None or m is None:
-        return None
-    return _bmax(0, _bmin(n, m - k) if k >= 0 else _bmin(n + k, m))
-
-
-def _diag_shape(shape, k):
-    if len(shape) == 1:
-        d = None if shape[0] is None else shape[0] + _babs(k)
-        return (d, d)
-    if len(shape) == 2:
-        return (_diag_len(shape[0], shape[1], k),)
-    raise ValueError(f"diag: expected a 1-D or 2-D tensor, got shape={tuple(shape)}")
 
 
 # Kernel contract: diag(x, k): x 1-D or 2-D, k an int.
@@ -373,7 +339,9 @@ def diag(x, k=0):
     diagonal of a 2-D ``x``.  NumPy: ``np.diag``.
 
     Example:
-        >>> polyops.ops.diag(polyops.ops.arange(1, 3))   # [[1, 0], [0, 2]]
+        >>> polyops.ops.diag(polyops.ops.arange(1, 3))
+        array([[1, 0],
+               [0, 2]], dtype=int32)
     """
     check_tensor("diag", "x", x)
     shape = _diag_shape(shape_of(x), int_arg("diag", "k", k))
@@ -382,7 +350,7 @@ def diag(x, k=0):
 
 def _diag_from_vector(x, k):
     n = _shape_of(x)[0]
-    m = n + _babs(k)
+    m = n + abs(k)
     dtype = _dtype_of(x)
     if n == 0:
         return zeros((m, m), dtype)
@@ -410,29 +378,18 @@ def diagflat(x, k=0):
     """The flattened ``x`` on the ``k``-th diagonal of a square matrix.  NumPy: ``np.diagflat``.
 
     Example:
-        >>> polyops.ops.diagflat(polyops.ops.ones((2, 1))).shape   # (2, 2)
+        >>> polyops.ops.diagflat(polyops.ops.ones((2, 1))).shape
+        (2, 2)
     """
     check_tensor("diagflat", "x", x)
     n = _size(shape_of(x))
-    d = None if n is None else n + _babs(int_arg("diagflat", "k", k))
+    d = None if n is None else n + abs(int_arg("diagflat", "k", k))
     return spec((d, d), _promote.preserve((key(x),))[0])
 
 
 @diagflat.reference
 def _diagflat_ref(x, k=0):
     return _diag_from_vector(reshape(x, (-1,)), k)
-
-
-def _diagonal_args(op, shape, offset, axis1, axis2):
-    if len(shape) < 2:
-        raise ValueError(f"{op}: expected a tensor of rank >= 2, got shape={tuple(shape)}")
-    offset = int_arg(op, "offset", offset)
-    a1 = canonicalize_axis(axis1, len(shape), op)
-    a2 = canonicalize_axis(axis2, len(shape), op)
-    if a1 == a2:
-        raise ValueError(f"{op}: expected different axes, got axis1={axis1}, axis2={axis2}")
-    rest = tuple(d for i, d in enumerate(shape) if i not in (a1, a2))
-    return offset, a1, a2, rest + (_diag_len(shape[a1], shape[a2], offset),)
 
 
 # Kernel contract: diagonal(x, offset, axis1, axis2) / trace(...): x of rank >= 2, offset an
@@ -453,7 +410,8 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
     last axis.
 
     Example:
-        >>> polyops.ops.diagonal(polyops.ops.reshape(polyops.ops.arange(9), (3, 3)), 1)   # [1, 5]
+        >>> polyops.ops.diagonal(polyops.ops.reshape(polyops.ops.arange(9), (3, 3)), 1)
+        array([1, 5], dtype=int32)
     """
     check_tensor("diagonal", "x", x)
     *_, shape = _diagonal_args("diagonal", shape_of(x), offset, axis1, axis2)
@@ -484,7 +442,8 @@ def trace(x, offset=0, axis1=0, axis2=1):
     results; an empty diagonal sums to 0.
 
     Example:
-        >>> polyops.ops.trace(polyops.ops.eye(3))   # 3.0
+        >>> polyops.ops.trace(polyops.ops.eye(3))
+        np.float32(3.0)
     """
     check_tensor("trace", "x", x)
     (dtype,) = _promote.accumulate((key(x),))
@@ -501,21 +460,6 @@ def _trace_ref(x, offset=0, axis1=0, axis2=1):
 
 
 # ===== spaced values ================================================================
-
-_ORD_FLOATING = _promote.ordered(_promote.floating)
-
-
-def _space_args(op, start, stop, num, endpoint, dtype, axis):
-    for name, v in (("start", start), ("stop", stop)):
-        check_tensor(op, name, v)
-    num = _nonneg_int(op, "num", num)
-    endpoint = _bool_arg(op, "endpoint", endpoint)
-    (computed, _) = _ORD_FLOATING((key(start), key(stop)))
-    dtype = computed if dtype is None else dtype_arg(op, dtype)
-    shape = broadcast_shapes(shape_of(start), shape_of(stop), op=op)
-    axis = canonicalize_axis(axis, len(shape) + 1, op)
-    out = shape[:axis] + (num,) + shape[axis:]
-    return num, endpoint, dtype, axis, out
 
 
 def _space_steps(start, stop, num, endpoint, axis, work):
@@ -567,7 +511,8 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     ``endpoint``, last) value is exactly start (stop).
 
     Example:
-        >>> polyops.ops.geomspace(1.0, 1000.0, 4)   # [1., 10., 100., 1000.]
+        >>> polyops.ops.round(polyops.ops.geomspace(1.0, 1000.0, 4), 4)
+        array([   1.,   10.,  100., 1000.], dtype=float32)
     """
     *_, dtype, _, shape = _space_args("geomspace", start, stop, num, endpoint, dtype, axis)
     return spec(shape, dtype)
@@ -616,7 +561,8 @@ def logspace(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0):
     promotion of start and stop; a given dtype is honoured (ints truncate).
 
     Example:
-        >>> polyops.ops.logspace(0.0, 2.0, 3)   # [1., 10., 100.]
+        >>> polyops.ops.logspace(0.0, 2.0, 3)
+        array([  1.,  10., 100.], dtype=float32)
     """
     if not isinstance(base, (int, float)) or isinstance(base, bool):
         raise TypeError(f"logspace: expected a Python number for base, got base={base!r}")
@@ -644,13 +590,6 @@ def _logspace_ref(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=
 _NUMERIC = _promote.numeric
 
 
-def _vander_args(shape, N, increasing):
-    if len(shape) != 1:
-        raise ValueError(f"vander: expected a 1-D tensor, got shape={tuple(shape)}")
-    N = shape[0] if N is None else _nonneg_int("vander", "N", N)
-    return N, _bool_arg("vander", "increasing", increasing)
-
-
 # Kernel contract: vander(x, N, increasing): x 1-D (bool arrives as int32), N a non-negative
 # int (None resolved to len(x)), increasing a bool.  Powers multiply in x's dtype (ints wrap).
 def _vander_prepare(x, N=None, increasing=False):
@@ -667,7 +606,10 @@ def vander(x, N=None, increasing=False):
     integer powers wrap around like the dtype.  ``x ** 0`` is 1, NaN included.
 
     Example:
-        >>> polyops.ops.vander(polyops.ops.convert_to_tensor([1, 2, 3]), 3)   # [[1,1,1],[4,2,1],[9,3,1]]
+        >>> polyops.ops.vander(polyops.ops.convert_to_tensor([1, 2, 3]), 3)
+        array([[1, 1, 1],
+               [4, 2, 1],
+               [9, 3, 1]], dtype=int32)
     """
     check_tensor("vander", "x", x)
     (dtype,) = _NUMERIC((key(x),))
@@ -694,15 +636,6 @@ def _vander_ref(x, N=None, increasing=False):
     return take(cols, _const(order), 1)
 
 
-def _meshgrid_args(shapes, indexing):
-    if indexing not in ("xy", "ij"):
-        raise ValueError(f"meshgrid: expected indexing 'xy' or 'ij', got indexing={indexing!r}")
-    sizes = [_size(s) for s in shapes]
-    if indexing == "xy" and len(sizes) >= 2:
-        sizes[0], sizes[1] = sizes[1], sizes[0]
-    return tuple(sizes)
-
-
 # Kernel contract: meshgrid(*x, indexing): the tensors (each flattened, dtypes kept) and,
 # last, indexing "xy" or "ij".  Returns a list of tensors.
 def _meshgrid_prepare(*args):
@@ -721,7 +654,8 @@ def meshgrid(*x, indexing="xy"):
 
     Example:
         >>> gx, gy = polyops.ops.meshgrid(polyops.ops.arange(3), polyops.ops.arange(2))
-        >>> gx.shape   # (2, 3)
+        >>> gx.shape
+        (2, 3)
     """
     for t in x:
         check_tensor("meshgrid", "x", t)
@@ -802,7 +736,8 @@ def unravel_index(indices, shape):
     floor-division/modulo coordinates, the first one unbounded.
 
     Example:
-        >>> polyops.ops.unravel_index(polyops.ops.convert_to_tensor([5, 7]), (3, 3))   # ([1, 2], [2, 1])
+        >>> polyops.ops.unravel_index(polyops.ops.convert_to_tensor([5, 7]), (3, 3))
+        (array([1, 2], dtype=int32), array([2, 1], dtype=int32))
     """
     check_tensor("unravel_index", "indices", indices)
     _int32_promote((key(indices),))
@@ -837,19 +772,6 @@ def _select_promote_fn(keys):
 _select_promote = _promote.cached(_select_promote_fn)
 
 
-def _select_check(condlist, choicelist):
-    for name, v in (("condlist", condlist), ("choicelist", choicelist)):
-        if not isinstance(v, (list, tuple)):
-            raise TypeError(f"select: expected a list of tensors for {name}, got {type(v).__name__}")
-    if not condlist or not choicelist:
-        raise ValueError("select: expected non-empty condlist and choicelist, got an empty list")
-    if len(condlist) != len(choicelist):
-        raise ValueError(
-            f"select: expected condlist and choicelist of equal length, got "
-            f"{len(condlist)} and {len(choicelist)}"
-        )
-
-
 # Kernel contract: select(condlist, choicelist, default): condlist a list of bool tensors,
 # choicelist a list of tensors of the result dtype (same length), default a 0-d (or
 # broadcastable) tensor of the result dtype.  The first true condition wins.
@@ -869,7 +791,8 @@ def select(condlist, choicelist, default=0):
 
     Example:
         >>> x = polyops.ops.arange(6)
-        >>> polyops.ops.select([x < 3, x > 3], [x, x * x], 42)   # [0, 1, 2, 42, 16, 25]
+        >>> polyops.ops.select([x < 3, x > 3], [x, x * x], 42)
+        array([ 0,  1,  2, 42, 16, 25], dtype=int32)
     """
     _select_check(condlist, choicelist)
     for name, group in (("condlist", condlist), ("choicelist", choicelist)):
@@ -892,90 +815,6 @@ def _select_ref(condlist, choicelist, default=0):
 
 
 # ===== pad ==========================================================================
-
-_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "circular", "maximum",
-              "minimum", "mean", "median", "linear_ramp", "empty")
-_INDEX_MODES = ("edge", "reflect", "symmetric", "wrap", "circular")
-_STAT_MODES = ("maximum", "minimum", "mean", "median", "linear_ramp")
-
-
-def _pad_widths(pad_width, ndim):
-    """NumPy's pad_width forms (int, (n,), (before, after), per-axis pairs) as ndim pairs."""
-    def as_int(v):
-        if isinstance(v, (bool, np.bool_)) or isinstance(v, (float, np.floating)):
-            raise TypeError(f"pad: expected integer pad widths, got pad_width={pad_width!r}")
-        try:
-            return int_arg("pad", "pad_width", v)
-        except TypeError:
-            raise TypeError(f"pad: expected integer pad widths, got pad_width={pad_width!r}") from None
-
-    if isinstance(pad_width, SymbolicTensor):
-        raise TypeError("pad: expected static integer pad widths, got a SymbolicTensor")
-    try:
-        arr = np.asarray(pad_width, dtype=object)
-    except Exception:
-        raise TypeError(f"pad: expected integer pad widths, got pad_width={pad_width!r}") from None
-    if arr.ndim > 2 or arr.size == 0 and ndim:
-        raise ValueError(f"pad: expected pad_width of shape (ndim, 2), got pad_width={pad_width!r}")
-    ints = np.vectorize(as_int, otypes=[object])(arr) if arr.size else arr
-    if ndim == 0:
-        return ()
-    try:
-        pairs = np.broadcast_to(ints, (ndim, 2))
-    except ValueError:
-        raise ValueError(
-            f"pad: expected pad_width broadcastable to ({ndim}, 2), got pad_width={pad_width!r}"
-        ) from None
-    out = tuple((int(b), int(a)) for b, a in pairs)
-    for b, a in out:
-        if b < 0 or a < 0:
-            raise ValueError(f"pad: expected non-negative pad widths, got pad_width={pad_width!r}")
-    return out
-
-
-def _pad_args(shape, pad_width, mode, constant_values):
-    if not isinstance(mode, str) or mode not in _PAD_MODES:
-        raise ValueError(f"pad: expected mode in {_PAD_MODES}, got mode={mode!r}")
-    if constant_values is not None:
-        if mode != "constant":
-            raise ValueError(
-                f"pad: constant_values is only valid with mode='constant', got mode={mode!r}"
-            )
-        if isinstance(constant_values, np.generic):
-            constant_values = constant_values.item()
-        if not isinstance(constant_values, (bool, int, float)):
-            raise TypeError(
-                f"pad: expected a Python number for constant_values, got "
-                f"constant_values={constant_values!r}"
-            )
-    widths = _pad_widths(pad_width, len(shape))
-    if mode not in ("constant", "empty"):
-        for axis, (d, (b, a)) in enumerate(zip(shape, widths)):
-            if d == 0 and (b or a):
-                raise ValueError(
-                    f"pad: cannot pad the empty axis {axis} with mode={mode!r} "
-                    f"(only 'constant' and 'empty')"
-                )
-    out = tuple(None if d is None else d + b + a for d, (b, a) in zip(shape, widths))
-    return widths, mode, constant_values, out
-
-
-def _pad_constant(value, dtype):
-    """``constant_values`` as a Python number the dtype holds (NumPy's assignment rules)."""
-    if value is None:
-        return 0
-    if dtype == "bool":
-        return bool(value)
-    if dtype in _dtypes.INT_TYPES:
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                raise ValueError(f"pad: cannot pad {dtype} with constant_values={value!r}")
-            value = math.trunc(value)
-        info = np.iinfo(dtype)
-        if not info.min <= value <= info.max:
-            raise ValueError(f"pad: constant_values={value!r} is out of range for {dtype}")
-        return int(value)
-    return value
 
 
 # Kernel contract: pad(x, pad_width, mode, constant_values): pad_width a tuple of (before,
@@ -1002,7 +841,8 @@ def pad(x, pad_width, mode="constant", constant_values=None):
     keeps ``x``'s dtype.  Non-constant modes cannot pad an empty axis.
 
     Example:
-        >>> polyops.ops.pad(polyops.ops.arange(1, 4), (1, 2), mode="reflect")   # [2, 1, 2, 3, 2, 1]
+        >>> polyops.ops.pad(polyops.ops.arange(1, 4), (1, 2), mode="reflect")
+        array([2, 1, 2, 3, 2, 1], dtype=int32)
     """
     check_tensor("pad", "x", x)
     *_, out = _pad_args(shape_of(x), pad_width, mode, constant_values)
@@ -1081,6 +921,13 @@ def _pad_ref(x, pad_width, mode="constant", constant_values=None):
     return x
 
 
-from .._base import exports as _exports  # noqa: E402
+__all__ = [
+    "Array", "Copy", "Diag", "Diagflat", "Diagonal", "Empty", "EmptyLike", "Geomspace",
+    "Identity", "Logspace", "Meshgrid", "Pad", "Select", "TakeAlongAxis", "Trace", "Tri",
+    "Tril", "Triu", "UnravelIndex", "Vander", "array", "copy", "diag", "diagflat", "diagonal",
+    "empty", "empty_like", "geomspace", "identity", "logspace", "meshgrid", "ndim", "pad",
+    "select", "size", "take_along_axis", "trace", "tri", "tril", "triu", "unravel_index",
+    "vander",
+]
 
-__all__ = _exports(globals(), "numpy")
+_finish(globals())

@@ -5,13 +5,13 @@ Part of `polyops.ops.numpy`; see that package's docstring for how an op is decla
 
 from __future__ import annotations
 
-import builtins
 import math
 
 from ... import _dtypes, _promote
 from ..._op import MissingKernelError, defop
 from ..._shapes import broadcast_shapes
 from .._base import binary, check_tensor, dtype_arg, key, shape_of, spec, unary
+from .._base import finish as _finish
 from ..core import cast
 from ..core import dtype as _dtype_of
 from ..core import shape as _shape_of
@@ -20,7 +20,6 @@ from .base import (  # the module shadows abs and all
     not_equal, subtract, where, zeros_like,
 )
 
-_bsum, _bmax, _bmin, _babs = builtins.sum, builtins.max, builtins.min, builtins.abs  # noqa: F841
 
 # ===== ops ===========================================================================
 
@@ -33,16 +32,16 @@ _INT_NUMERIC = _promote.integral(_promote.numeric)
 # tensor; two's complement NOT (logical NOT for bool), same dtype.
 bitwise_and = binary("bitwise_and", promote=_INT_SAME, params=("x", "y"), doc=(
     "Bit-wise AND of integers or bools.  Primitive.  NumPy: ``np.bitwise_and``.\n\n"
-    "Example:\n    >>> polyops.ops.bitwise_and(polyops.ops.arange(4), 1)   # [0, 1, 0, 1]"))
+    "Example:\n    >>> polyops.ops.bitwise_and(polyops.ops.arange(4), 1)\n    array([0, 1, 0, 1], dtype=int32)"))
 bitwise_or = binary("bitwise_or", promote=_INT_SAME, params=("x", "y"), doc=(
     "Bit-wise OR of integers or bools.  Primitive.  NumPy: ``np.bitwise_or``.\n\n"
-    "Example:\n    >>> polyops.ops.bitwise_or(polyops.ops.arange(4), 1)   # [1, 1, 3, 3]"))
+    "Example:\n    >>> polyops.ops.bitwise_or(polyops.ops.arange(4), 1)\n    array([1, 1, 3, 3], dtype=int32)"))
 bitwise_xor = binary("bitwise_xor", promote=_INT_SAME, params=("x", "y"), doc=(
     "Bit-wise XOR of integers or bools.  Primitive.  NumPy: ``np.bitwise_xor``.\n\n"
-    "Example:\n    >>> polyops.ops.bitwise_xor(polyops.ops.arange(4), 1)   # [1, 0, 3, 2]"))
+    "Example:\n    >>> polyops.ops.bitwise_xor(polyops.ops.arange(4), 1)\n    array([1, 0, 3, 2], dtype=int32)"))
 bitwise_invert = unary("bitwise_invert", promote=_INT_PRESERVE, doc=(
     "Bit-wise NOT (two's complement for signed ints, logical NOT for bool).  Primitive.\n\n"
-    "NumPy: ``np.invert``.\n\nExample:\n    >>> polyops.ops.bitwise_invert(polyops.ops.arange(3))   # [-1, -2, -3]"))
+    "NumPy: ``np.invert``.\n\nExample:\n    >>> polyops.ops.bitwise_invert(polyops.ops.arange(3))\n    array([-1, -2, -3], dtype=int32)"))
 bitwise_not = bitwise_invert
 # Kernel contract of left_shift/right_shift: x, y at their common int dtype (bool -> int32);
 # counts >= the bit width give 0 (left) and 0, or -1 for negative signed x (right, the
@@ -50,12 +49,12 @@ bitwise_not = bitwise_invert
 left_shift = binary("left_shift", promote=_INT_NUMERIC, params=("x", "y"), doc=(
     "Shift the bits of ``x`` left by ``y``; shifts of the bit width or more give 0.  Primitive.\n\n"
     "NumPy: ``np.left_shift``.  bool operands compute in int32.\n\n"
-    "Example:\n    >>> polyops.ops.left_shift(polyops.ops.arange(3), 2)   # [0, 4, 8]"))
+    "Example:\n    >>> polyops.ops.left_shift(polyops.ops.arange(3), 2)\n    array([0, 4, 8], dtype=int32)"))
 bitwise_left_shift = left_shift
 right_shift = binary("right_shift", promote=_INT_NUMERIC, params=("x", "y"), doc=(
     "Shift the bits of ``x`` right by ``y`` (arithmetic for signed ints); shifts of the bit\n"
     "width or more give 0, or -1 for negative signed values.  Primitive.\n\n"
-    "NumPy: ``np.right_shift``.\n\nExample:\n    >>> polyops.ops.right_shift(polyops.ops.arange(8, 11), 1)   # [4, 4, 5]"))
+    "NumPy: ``np.right_shift``.\n\nExample:\n    >>> polyops.ops.right_shift(polyops.ops.arange(8, 11), 1)\n    array([4, 4, 5], dtype=int32)"))
 bitwise_right_shift = right_shift
 
 
@@ -98,7 +97,8 @@ def view(x, dtype=None):
     With a different item size the last dim scales (float32 -> int16 doubles it).
 
     Example:
-        >>> polyops.ops.view(polyops.ops.ones((1,)), "int32")   # [1065353216]
+        >>> polyops.ops.view(polyops.ops.ones((1,)), "int32")
+        array([1065353216], dtype=int32)
     """
     (src,) = _promote.exact((key(x),))
     dst = src if dtype is None else dtype_arg("view", dtype)
@@ -169,7 +169,7 @@ def _part_dtype(dtype: str) -> str:
 logical_xor = binary("logical_xor", promote=_promote.boolean, out="bool", doc=(
     "Truth of ``x1 XOR x2``, element-wise; operands are read as bools.\n\n"
     "NumPy: ``np.logical_xor``.  Result dtype: bool.\n\n"
-    "Example:\n    >>> polyops.ops.logical_xor(polyops.ops.arange(3), 1)   # [True, False, False]"))
+    "Example:\n    >>> polyops.ops.logical_xor(polyops.ops.arange(3), 1)\n    array([ True, False, False])"))
 
 
 @logical_xor.reference
@@ -184,7 +184,7 @@ def _logical_xor_ref(x1, x2):
 isfinite = unary("isfinite", out="bool", doc=(
     "Whether each element is finite (not inf, not NaN).  NumPy: ``np.isfinite``.\n\n"
     "Ints and bools are always finite.  Result dtype: bool.\n\n"
-    "Example:\n    >>> polyops.ops.isfinite(polyops.ops.convert_to_tensor([1.0, float('inf')]))   # [True, False]"))
+    "Example:\n    >>> polyops.ops.isfinite(polyops.ops.convert_to_tensor([1.0, float('inf')]))\n    array([ True, False])"))
 
 
 @isfinite.reference
@@ -197,7 +197,7 @@ def _isfinite_ref(x):
 isinf = unary("isinf", out="bool", doc=(
     "Whether each element is +inf or -inf.  NumPy: ``np.isinf``.\n\n"
     "Ints and bools are never infinite.  Result dtype: bool.\n\n"
-    "Example:\n    >>> polyops.ops.isinf(polyops.ops.convert_to_tensor([1.0, -float('inf')]))   # [False, True]"))
+    "Example:\n    >>> polyops.ops.isinf(polyops.ops.convert_to_tensor([1.0, -float('inf')]))\n    array([False,  True])"))
 
 
 @isinf.reference
@@ -210,7 +210,7 @@ def _isinf_ref(x):
 isnan = unary("isnan", out="bool", doc=(
     "Whether each element is NaN.  NumPy: ``np.isnan``.\n\n"
     "Ints and bools are never NaN.  Result dtype: bool.\n\n"
-    "Example:\n    >>> polyops.ops.isnan(polyops.ops.convert_to_tensor([1.0, float('nan')]))   # [False, True]"))
+    "Example:\n    >>> polyops.ops.isnan(polyops.ops.convert_to_tensor([1.0, float('nan')]))\n    array([False,  True])"))
 
 
 @isnan.reference
@@ -223,7 +223,7 @@ def _isnan_ref(x):
 isneginf = unary("isneginf", promote=_ORD_PRESERVE, out="bool", doc=(
     "Whether each element is -inf.  NumPy: ``np.isneginf``.\n\n"
     "Complex input raises TypeError (NumPy and JAX reject it too).  Result dtype: bool.\n\n"
-    "Example:\n    >>> polyops.ops.isneginf(polyops.ops.convert_to_tensor([-float('inf'), 1.0]))   # [True, False]"))
+    "Example:\n    >>> polyops.ops.isneginf(polyops.ops.convert_to_tensor([-float('inf'), 1.0]))\n    array([ True, False])"))
 
 
 @isneginf.reference
@@ -236,7 +236,7 @@ def _isneginf_ref(x):
 isposinf = unary("isposinf", promote=_ORD_PRESERVE, out="bool", doc=(
     "Whether each element is +inf.  NumPy: ``np.isposinf``.\n\n"
     "Complex input raises TypeError (NumPy and JAX reject it too).  Result dtype: bool.\n\n"
-    "Example:\n    >>> polyops.ops.isposinf(polyops.ops.convert_to_tensor([float('inf'), 1.0]))   # [True, False]"))
+    "Example:\n    >>> polyops.ops.isposinf(polyops.ops.convert_to_tensor([float('inf'), 1.0]))\n    array([ True, False])"))
 
 
 @isposinf.reference
@@ -250,7 +250,7 @@ isreal = unary("isreal", out="bool", doc=(
     "Whether each element has a zero imaginary part.  NumPy: ``np.isreal``.\n\n"
     "Every element of a real (int, bool, float) tensor is real, NaN included.  Result dtype:\n"
     "bool.  Complex input needs the backend's native kernel.\n\n"
-    "Example:\n    >>> polyops.ops.isreal(polyops.ops.ones((2,)))   # [True, True]"))
+    "Example:\n    >>> polyops.ops.isreal(polyops.ops.ones((2,)))\n    array([ True,  True])"))
 
 
 @isreal.reference
@@ -263,7 +263,7 @@ signbit = unary("signbit", promote=_ORD_PRESERVE, out="bool", doc=(
     "Whether the sign bit is set: true for negative numbers, -0.0 and negative NaNs.\n\n"
     "NumPy: ``np.signbit``.  Floats are read bit by bit, so ``signbit(-0.0)`` is True.\n"
     "Ints: ``x < 0``; bools: False.  Complex input raises TypeError.  Result dtype: bool.\n\n"
-    "Example:\n    >>> polyops.ops.signbit(polyops.ops.convert_to_tensor([-0.0, 0.0, -2.0]))   # [True, False, True]"))
+    "Example:\n    >>> polyops.ops.signbit(polyops.ops.convert_to_tensor([-0.0, 0.0, -2.0]))\n    array([ True, False,  True])"))
 
 
 @signbit.reference
@@ -302,7 +302,8 @@ def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     dtype: bool, the broadcast shape.
 
     Example:
-        >>> polyops.ops.isclose(polyops.ops.convert_to_tensor([1.0, 1.1]), 1.0)   # [True, False]
+        >>> polyops.ops.isclose(polyops.ops.convert_to_tensor([1.0, 1.1]), 1.0)
+        array([ True, False])
     """
     check_tensor("isclose", "x1", x1)
     check_tensor("isclose", "x2", x2)
@@ -336,7 +337,8 @@ def allclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     not a Python bool, so it also works on symbolic inputs.
 
     Example:
-        >>> polyops.ops.allclose(polyops.ops.ones((2,)), 1.0)   # True (0-d bool tensor)
+        >>> polyops.ops.allclose(polyops.ops.ones((2,)), 1.0)
+        np.True_
     """
     check_tensor("allclose", "x1", x1)
     check_tensor("allclose", "x2", x2)
@@ -381,7 +383,8 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     native kernel.
 
     Example:
-        >>> polyops.ops.nan_to_num(polyops.ops.convert_to_tensor([float("nan"), float("inf")]))   # [0., 3.4028235e38]
+        >>> polyops.ops.nan_to_num(polyops.ops.convert_to_tensor([float("nan"), float("inf")]))
+        array([0.0000000e+00, 3.4028235e+38], dtype=float32)
     """
     check_tensor("nan_to_num", "x", x)
     (dtype,) = _promote.preserve((key(x),))
@@ -413,7 +416,7 @@ nextafter = binary("nextafter", promote=_ORD_FLOATING, doc=(
     "in floatx; complex raises TypeError.  Subnormal *inputs*: jax and tensorflow compare\n"
     "float32/bfloat16 with denormals-are-zero on CPU, so there a subnormal x1 steps as if\n"
     "it were 0 (the results themselves are exact on every backend).\n\n"
-    "Example:\n    >>> polyops.ops.nextafter(1.0, 2.0)   # 1.0000001 (float32)"))
+    "Example:\n    >>> polyops.ops.round(polyops.ops.nextafter(1.0, 2.0), 4)\n    np.float32(1.0)"))
 
 
 @nextafter.reference
@@ -459,7 +462,8 @@ def real(x):
     Complex input needs the backend's native kernel.
 
     Example:
-        >>> polyops.ops.real(polyops.ops.arange(3))   # [0, 1, 2] int32
+        >>> polyops.ops.real(polyops.ops.arange(3))
+        array([0, 1, 2], dtype=int32)
     """
     return _parts_rule("real")(x)
 
@@ -478,7 +482,8 @@ def imag(x):
     Complex input needs the backend's native kernel.
 
     Example:
-        >>> polyops.ops.imag(polyops.ops.ones((2,)))   # [0., 0.]
+        >>> polyops.ops.imag(polyops.ops.ones((2,)))
+        array([0., 0.], dtype=float32)
     """
     return _parts_rule("imag")(x)
 
@@ -493,7 +498,7 @@ conjugate = unary("conjugate", doc=(
     "The complex conjugate, element-wise; real input comes back as is.\n\n"
     "NumPy: ``np.conjugate``.  The dtype is x's own (64-bit demoted).  Complex input needs\n"
     "the backend's native kernel.\n\n"
-    "Example:\n    >>> polyops.ops.conjugate(polyops.ops.arange(3))   # [0, 1, 2]"))
+    "Example:\n    >>> polyops.ops.conjugate(polyops.ops.arange(3))\n    array([0, 1, 2], dtype=int32)"))
 conj = conjugate
 
 
@@ -513,7 +518,8 @@ def angle(x):
     the backend's native kernel.
 
     Example:
-        >>> polyops.ops.angle(polyops.ops.convert_to_tensor([-2.0, 3.0]))   # [3.1415927, 0.]
+        >>> polyops.ops.round(polyops.ops.angle(polyops.ops.convert_to_tensor([-2.0, 3.0])), 4)
+        array([3.1416, 0.    ], dtype=float32)
     """
     check_tensor("angle", "x", x)
     (dtype,) = _promote.floating((key(x),))
@@ -527,7 +533,15 @@ def _angle_ref(x):
     return where(not_equal(x, x), x, out)
 
 
+__all__ = [
+    "Allclose", "Angle", "BitwiseAnd", "BitwiseInvert", "BitwiseOr", "BitwiseXor", "Conjugate",
+    "Imag", "Isclose", "Isfinite", "Isinf", "Isnan", "Isneginf", "Isposinf", "Isreal",
+    "LeftShift", "LogicalXor", "NanToNum", "Nextafter", "Real", "RightShift", "Signbit",
+    "View", "allclose", "angle", "bitwise_and", "bitwise_invert", "bitwise_left_shift",
+    "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "conj", "conjugate",
+    "imag", "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal",
+    "left_shift", "logical_xor", "nan_to_num", "nextafter", "real", "right_shift", "signbit",
+    "view",
+]
 
-from .._base import exports as _exports  # noqa: E402
-
-__all__ = _exports(globals(), "numpy")
+_finish(globals())

@@ -20,12 +20,13 @@ from ..._shapes import canonicalize_axis
 from ..._shapes import size_of as _size_of
 from ..._symbolic import SymbolicTensor
 from .._base import check_tensor as _check_tensor
+from .._base import finish as _finish
 from .._base import int_arg, key, shape_of, spec
 from ..core import convert_to_tensor as _convert_to_tensor
 from ..core import dtype as _dtype_of
 from ..core import shape as _shape_of
+from ._shapes import _concat_shape
 from .base import (
-    _concat_shape,
     arange,
     broadcast_to,
     concatenate,
@@ -38,7 +39,7 @@ from .base import (
     transpose,
 )
 
-_bsum, _bmax, _bmin, _babs = builtins.sum, builtins.max, builtins.min, builtins.abs  # noqa: F841
+_bsum, _bmax = builtins.sum, builtins.max  # ops shadow the builtins
 
 
 def _preserve(x) -> str:
@@ -79,7 +80,8 @@ def ravel(x):
     The length is None when any input dim is unknown; a 0-d input gives shape (1,).
 
     Example:
-        >>> polyops.ops.ravel(polyops.ops.zeros((2, 3))).shape   # (6,)
+        >>> polyops.ops.ravel(polyops.ops.zeros((2, 3))).shape
+        (6,)
     """
     _check_tensor("ravel", "x", x)
     return spec((_size_of(shape_of(x)),), _preserve(x))
@@ -103,7 +105,9 @@ def fliplr(x):
     Needs rank >= 2 (ValueError otherwise).
 
     Example:
-        >>> polyops.ops.fliplr(polyops.ops.reshape(polyops.ops.arange(4), (2, 2)))   # [[1, 0], [3, 2]]
+        >>> polyops.ops.fliplr(polyops.ops.reshape(polyops.ops.arange(4), (2, 2)))
+        array([[1, 0],
+               [3, 2]], dtype=int32)
     """
     _check_tensor("fliplr", "x", x)
     _rank_at_least("fliplr", shape_of(x), 2)
@@ -128,7 +132,8 @@ def flipud(x):
     Needs rank >= 1 (ValueError otherwise).
 
     Example:
-        >>> polyops.ops.flipud(polyops.ops.arange(3))   # [2, 1, 0]
+        >>> polyops.ops.flipud(polyops.ops.arange(3))
+        array([2, 1, 0], dtype=int32)
     """
     _check_tensor("flipud", "x", x)
     _rank_at_least("flipud", shape_of(x), 1)
@@ -155,7 +160,8 @@ def swapaxes(x, axis1, axis2):
     """Interchange two axes of a tensor.  NumPy: ``np.swapaxes``.
 
     Example:
-        >>> polyops.ops.swapaxes(polyops.ops.zeros((2, 3, 4)), 0, -1).shape   # (4, 3, 2)
+        >>> polyops.ops.swapaxes(polyops.ops.zeros((2, 3, 4)), 0, -1).shape
+        (4, 3, 2)
     """
     _check_tensor("swapaxes", "x", x)
     shape = list(shape_of(x))
@@ -214,7 +220,8 @@ def moveaxis(x, source, destination):
     ``source`` and ``destination`` are ints or sequences of the same length.
 
     Example:
-        >>> polyops.ops.moveaxis(polyops.ops.zeros((2, 3, 4)), 0, -1).shape   # (3, 4, 2)
+        >>> polyops.ops.moveaxis(polyops.ops.zeros((2, 3, 4)), 0, -1).shape
+        (3, 4, 2)
     """
     _check_tensor("moveaxis", "x", x)
     shape = shape_of(x)
@@ -258,7 +265,9 @@ def rot90(array, k=1, axes=(0, 1)):
     we follow NumPy).
 
     Example:
-        >>> polyops.ops.rot90(polyops.ops.reshape(polyops.ops.arange(4), (2, 2)))   # [[1, 3], [0, 2]]
+        >>> polyops.ops.rot90(polyops.ops.reshape(polyops.ops.arange(4), (2, 2)))
+        array([[1, 3],
+               [0, 2]], dtype=int32)
     """
     _check_tensor("rot90", "array", array)
     shape = list(shape_of(array))
@@ -307,7 +316,8 @@ def append(x1, x2, axis=None):
     NumPy: ``np.append``.  Dtypes promote together as in ``concatenate``.
 
     Example:
-        >>> polyops.ops.append(polyops.ops.zeros((2, 2)), polyops.ops.ones((3,))).shape   # (7,)
+        >>> polyops.ops.append(polyops.ops.zeros((2, 2)), polyops.ops.ones((3,))).shape
+        (7,)
     """
     _check_tensor("append", "x1", x1)
     _check_tensor("append", "x2", x2)
@@ -389,7 +399,8 @@ hstack = _stacker("hstack", """Stack tensors horizontally (column-wise).  NumPy:
     Dtypes promote together as in ``concatenate``.
 
     Example:
-        >>> polyops.ops.hstack([polyops.ops.zeros((2, 1)), polyops.ops.ones((2, 3))]).shape   # (2, 4)
+        >>> polyops.ops.hstack([polyops.ops.zeros((2, 1)), polyops.ops.ones((2, 3))]).shape
+        (2, 4)
     """)
 vstack = _stacker("vstack", """Stack tensors vertically (row-wise).  NumPy: ``np.vstack``.
 
@@ -397,7 +408,8 @@ vstack = _stacker("vstack", """Stack tensors vertically (row-wise).  NumPy: ``np
     axis 0.  Dtypes promote together as in ``concatenate``.
 
     Example:
-        >>> polyops.ops.vstack([polyops.ops.zeros((3,)), polyops.ops.ones((3,))]).shape   # (2, 3)
+        >>> polyops.ops.vstack([polyops.ops.zeros((3,)), polyops.ops.ones((3,))]).shape
+        (2, 3)
     """)
 dstack = _stacker("dstack", """Stack tensors depth-wise (along axis 2).  NumPy: ``np.dstack``.
 
@@ -405,7 +417,8 @@ dstack = _stacker("dstack", """Stack tensors depth-wise (along axis 2).  NumPy: 
     (m, n) -> (m, n, 1).  Dtypes promote together as in ``concatenate``.
 
     Example:
-        >>> polyops.ops.dstack([polyops.ops.zeros((2, 3)), polyops.ops.ones((2, 3))]).shape   # (2, 3, 2)
+        >>> polyops.ops.dstack([polyops.ops.zeros((2, 3)), polyops.ops.ones((2, 3))]).shape
+        (2, 3, 2)
     """)
 column_stack = _stacker("column_stack", """Stack 1-D tensors as columns of a 2-D tensor.  NumPy: ``np.column_stack``.
 
@@ -414,7 +427,8 @@ column_stack = _stacker("column_stack", """Stack 1-D tensors as columns of a 2-D
     the parameter is named ``xs`` like its siblings.
 
     Example:
-        >>> polyops.ops.column_stack([polyops.ops.zeros((3,)), polyops.ops.ones((3, 2))]).shape   # (3, 3)
+        >>> polyops.ops.column_stack([polyops.ops.zeros((3,)), polyops.ops.ones((3, 2))]).shape
+        (3, 3)
     """)
 
 
@@ -444,7 +458,8 @@ def diff(a, n=1, axis=-1):
     difference is ``not_equal``).  The axis shrinks by ``n`` (to 0 at least).
 
     Example:
-        >>> polyops.ops.diff(polyops.ops.convert_to_tensor([1, 4, 9, 16]))   # [3, 5, 7]
+        >>> polyops.ops.diff(polyops.ops.convert_to_tensor([1, 4, 9, 16]))
+        array([3, 5, 7], dtype=int32)
     """
     _check_tensor("diff", "a", a)
     shape = list(shape_of(a))
@@ -556,7 +571,8 @@ def repeat(x, repeats, axis=None):
     the host (eager only).
 
     Example:
-        >>> polyops.ops.repeat(polyops.ops.arange(3), [1, 0, 2])   # [0, 2, 2]
+        >>> polyops.ops.repeat(polyops.ops.arange(3), [1, 0, 2])
+        array([0, 2, 2], dtype=int32)
     """
     _check_tensor("repeat", "x", x)
     shape = shape_of(x)
@@ -610,7 +626,9 @@ def tile(x, repeats):
     (eager only); symbolically its dims are None.
 
     Example:
-        >>> polyops.ops.tile(polyops.ops.arange(2), (2, 2))   # [[0, 1, 0, 1], [0, 1, 0, 1]]
+        >>> polyops.ops.tile(polyops.ops.arange(2), (2, 2))
+        array([[0, 1, 0, 1],
+               [0, 1, 0, 1]], dtype=int32)
     """
     _check_tensor("tile", "x", x)
     shape = shape_of(x)
@@ -685,7 +703,8 @@ def roll(x, shift, axis=None):
     tensor and restores its shape.
 
     Example:
-        >>> polyops.ops.roll(polyops.ops.arange(5), 2)   # [3, 4, 0, 1, 2]
+        >>> polyops.ops.roll(polyops.ops.arange(5), 2)
+        array([3, 4, 0, 1, 2], dtype=int32)
     """
     _check_tensor("roll", "x", x)
     _roll_args(shape_of(x), shift, axis)
@@ -827,7 +846,8 @@ split = _splitter("split", True, ("x", "indices_or_sections", "axis"), """Split 
     count from the end, out-of-range points give empty pieces).  Returns a list.
 
     Example:
-        >>> [t.shape for t in polyops.ops.split(polyops.ops.zeros((6, 2)), [1, 4])]   # [(1, 2), (3, 2), (2, 2)]
+        >>> [t.shape for t in polyops.ops.split(polyops.ops.zeros((6, 2)), [1, 4])]
+        [(1, 2), (3, 2), (2, 2)]
     """)
 array_split = _splitter("array_split", False, ("x", "indices_or_sections", "axis"), """Split into a list of sub-tensors, allowing unequal pieces.  NumPy: ``np.array_split``.
 
@@ -835,31 +855,41 @@ array_split = _splitter("array_split", False, ("x", "indices_or_sections", "axis
     gives split points as in ``split``.  Returns a list.
 
     Example:
-        >>> [t.shape for t in polyops.ops.array_split(polyops.ops.arange(5), 3)]   # [(2,), (2,), (1,)]
+        >>> [t.shape for t in polyops.ops.array_split(polyops.ops.arange(5), 3)]
+        [(2,), (2,), (1,)]
     """)
 hsplit = _splitter("hsplit", True, ("x", "indices_or_sections"), """Split horizontally: along axis 1 (axis 0 for 1-D).  NumPy: ``np.hsplit``.
 
     As ``split``; needs rank >= 1.  Returns a list.
 
     Example:
-        >>> [t.shape for t in polyops.ops.hsplit(polyops.ops.zeros((2, 4)), 2)]   # [(2, 2), (2, 2)]
+        >>> [t.shape for t in polyops.ops.hsplit(polyops.ops.zeros((2, 4)), 2)]
+        [(2, 2), (2, 2)]
     """)
 vsplit = _splitter("vsplit", True, ("x", "indices_or_sections"), """Split vertically: along axis 0.  NumPy: ``np.vsplit``.
 
     As ``split``; needs rank >= 2.  Returns a list.
 
     Example:
-        >>> [t.shape for t in polyops.ops.vsplit(polyops.ops.zeros((4, 2)), 2)]   # [(2, 2), (2, 2)]
+        >>> [t.shape for t in polyops.ops.vsplit(polyops.ops.zeros((4, 2)), 2)]
+        [(2, 2), (2, 2)]
     """)
 dsplit = _splitter("dsplit", True, ("x", "indices_or_sections"), """Split depth-wise: along axis 2.  NumPy: ``np.dsplit``.
 
     As ``split``; needs rank >= 3.  Returns a list.
 
     Example:
-        >>> [t.shape for t in polyops.ops.dsplit(polyops.ops.zeros((1, 2, 4)), [1])]   # [(1, 2, 1), (1, 2, 3)]
+        >>> [t.shape for t in polyops.ops.dsplit(polyops.ops.zeros((1, 2, 4)), [1])]
+        [(1, 2, 1), (1, 2, 3)]
     """)
 
 
-from .._base import exports as _exports  # noqa: E402
+__all__ = [
+    "Append", "ArraySplit", "ColumnStack", "Diff", "Dsplit", "Dstack", "Fliplr", "Flipud",
+    "Hsplit", "Hstack", "Moveaxis", "Ravel", "Repeat", "Roll", "Rot90", "Split", "Swapaxes",
+    "Tile", "Vsplit", "Vstack", "append", "array_split", "column_stack", "diff", "dsplit",
+    "dstack", "fliplr", "flipud", "hsplit", "hstack", "moveaxis", "ravel", "repeat", "roll",
+    "rot90", "split", "swapaxes", "tile", "vsplit", "vstack",
+]
 
-__all__ = _exports(globals(), "numpy")
+_finish(globals())

@@ -15,6 +15,7 @@ from ... import _dtypes, _promote, config  # noqa: F401
 from ..._op import defop  # noqa: F401
 from ..._shapes import broadcast_shapes, canonicalize_axis, size_of
 from ..._symbolic import SymbolicTensor  # noqa: F401
+from .._base import finish as _finish
 from .._base import int_arg, key, shape_of, spec
 from .._base import narrowed as _back
 from .._base import widened as _widened  # sums accumulate in float32
@@ -27,7 +28,7 @@ from .base import (
     ones, reshape, stack, subtract, sum, take, transpose, where, zeros,
 )
 
-_bsum, _bmax, _bmin, _babs = builtins.sum, builtins.max, builtins.min, builtins.abs  # noqa: F841
+_bmax, _bmin, _babs = builtins.max, builtins.min, builtins.abs  # ops shadow the builtins
 
 # ===== ops ===========================================================================
 
@@ -79,7 +80,9 @@ def outer(x1, x2):
     a dim is None when the size of that operand is unknown.
 
     Example:
-        >>> polyops.ops.outer(polyops.ops.arange(2), polyops.ops.arange(3))   # [[0, 0, 0], [0, 1, 2]]
+        >>> polyops.ops.outer(polyops.ops.arange(2), polyops.ops.arange(3))
+        array([[0, 0, 0],
+               [0, 1, 2]], dtype=int32)
     """
     x1, x2 = _operand("outer", "x1", x1), _operand("outer", "x2", x2)
     dtype, _ = _promote.matmul((key(x1), key(x2)))
@@ -108,7 +111,8 @@ def kron(x1, x2):
     products of the operands' dims.  The dtype follows ``matmul``.
 
     Example:
-        >>> polyops.ops.kron(polyops.ops.eye(2), polyops.ops.ones((2, 2))).shape   # (4, 4)
+        >>> polyops.ops.kron(polyops.ops.eye(2), polyops.ops.ones((2, 2))).shape
+        (4, 4)
     """
     x1, x2 = _operand("kron", "x1", x1), _operand("kron", "x2", x2)
     dtype, _ = _promote.matmul((key(x1), key(x2)))
@@ -139,7 +143,8 @@ def inner(x1, x2):
     follows ``matmul``; float16/bfloat16 accumulate in float32.
 
     Example:
-        >>> polyops.ops.inner(polyops.ops.ones((2, 3)), polyops.ops.ones((4, 3))).shape   # (2, 4)
+        >>> polyops.ops.inner(polyops.ops.ones((2, 3)), polyops.ops.ones((4, 3))).shape
+        (2, 4)
     """
     x1, x2 = _operand("inner", "x1", x1), _operand("inner", "x2", x2)
     dtype, _ = _promote.matmul((key(x1), key(x2)))
@@ -164,7 +169,8 @@ def vdot(x1, x2):
     The dtype follows ``matmul``; float16/bfloat16 accumulate in float32.
 
     Example:
-        >>> polyops.ops.vdot(polyops.ops.ones((2, 3)), polyops.ops.ones((6,)))   # 6.
+        >>> polyops.ops.vdot(polyops.ops.ones((2, 3)), polyops.ops.ones((6,)))
+        array(6., dtype=float32)
     """
     x1, x2 = _operand("vdot", "x1", x1), _operand("vdot", "x2", x2)
     dtype, _ = _promote.matmul((key(x1), key(x2)))
@@ -237,7 +243,8 @@ def tensordot(x1, x2, axes=2):
     result has ``x1``'s free axes then ``x2``'s.  The dtype follows ``matmul``.
 
     Example:
-        >>> polyops.ops.tensordot(polyops.ops.ones((2, 3, 4)), polyops.ops.ones((3, 4, 5))).shape   # (2, 5)
+        >>> polyops.ops.tensordot(polyops.ops.ones((2, 3, 4)), polyops.ops.ones((3, 4, 5))).shape
+        (2, 5)
     """
     x1, x2 = _operand("tensordot", "x1", x1), _operand("tensordot", "x2", x2)
     dtype, _ = _promote.matmul((key(x1), key(x2)))
@@ -315,7 +322,8 @@ def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
     assumes that the result has a 3-component axis: the 2 x 2 form needs known sizes.
 
     Example:
-        >>> polyops.ops.cross(polyops.ops.eye(3)[0], polyops.ops.eye(3)[1])   # [0., 0., 1.]
+        >>> polyops.ops.cross(polyops.ops.eye(3)[0], polyops.ops.eye(3)[1])
+        array([0., 0., 1.], dtype=float32)
     """
     x1, x2 = _operand("cross", "x1", x1), _operand("cross", "x2", x2)
     dtype, _ = _CROSS_PROMOTE((key(x1), key(x2)))
@@ -400,7 +408,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     in float32.  An axis of size 0 or 1 gives 0.
 
     Example:
-        >>> polyops.ops.trapezoid(polyops.ops.convert_to_tensor([1, 2, 3]))   # 4.
+        >>> polyops.ops.trapezoid(polyops.ops.convert_to_tensor([1, 2, 3]))
+        array(4., dtype=float32)
     """
     y = _operand("trapezoid", "y", y)
     if x is not None:
@@ -467,7 +476,8 @@ def correlate(x1, x2, mode="valid"):
 
     Example:
         >>> polyops.ops.correlate(polyops.ops.convert_to_tensor([1., 2., 3.]),
-        ...                       polyops.ops.convert_to_tensor([0., 1., 0.5]), mode="same")   # [2., 3.5, 3.]
+        ...                       polyops.ops.convert_to_tensor([0., 1., 0.5]), mode="same")
+        array([2. , 3.5, 3. ], dtype=float32)
     """
     x1, x2 = _operand("correlate", "x1", x1), _operand("correlate", "x2", x2)
     dtype, _ = _promote.floating((key(x1), key(x2)))
@@ -527,7 +537,11 @@ def slogdet(x):
     pivot a NaN ``logabsdet`` (NumPy's result there depends on LAPACK).
 
     Example:
-        >>> polyops.ops.slogdet(polyops.ops.convert_to_tensor([[2., 0.], [0., -3.]]))   # (-1., log(6))
+        >>> sign, logabsdet = polyops.ops.slogdet(polyops.ops.convert_to_tensor([[2., 0.], [0., -3.]]))
+        >>> sign
+        array(-1., dtype=float32)
+        >>> polyops.ops.round(logabsdet, 4)   # log(6)
+        np.float32(1.7918)
     """
     x = _operand("slogdet", "x", x)
     (dtype,) = _promote.floating((key(x),))
@@ -627,7 +641,8 @@ def bartlett(x):
     ``x`` is a Python int (0 or less: empty; 1: ``[1.]``); the result is floatx.
 
     Example:
-        >>> polyops.ops.bartlett(5)   # [0., .5, 1., .5, 0.]
+        >>> polyops.ops.bartlett(5)
+        array([0. , 0.5, 1. , 0.5, 0. ], dtype=float32)
     """
     return _window_spec("bartlett", x)
 
@@ -650,7 +665,8 @@ def blackman(x):
     ``x`` is a Python int (0 or less: empty; 1: ``[1.]``); the result is floatx.
 
     Example:
-        >>> polyops.ops.blackman(3)   # [~0., 1., ~0.]
+        >>> polyops.ops.blackman(3)   # ~0 at the ends
+        array([-1.3877788e-17,  1.0000000e+00, -1.3877788e-17], dtype=float32)
     """
     return _window_spec("blackman", x)
 
@@ -668,7 +684,8 @@ def hamming(x):
     int (0 or less: empty; 1: ``[1.]``); the result is floatx.
 
     Example:
-        >>> polyops.ops.hamming(5)   # [0.08, 0.54, 1., 0.54, 0.08]
+        >>> polyops.ops.hamming(5)
+        array([0.08, 0.54, 1.  , 0.54, 0.08], dtype=float32)
     """
     return _window_spec("hamming", x)
 
@@ -686,7 +703,8 @@ def hanning(x):
     (0 or less: empty; 1: ``[1.]``); the result is floatx.
 
     Example:
-        >>> polyops.ops.hanning(5)   # [0., 0.5, 1., 0.5, 0.]
+        >>> polyops.ops.hanning(5)
+        array([0. , 0.5, 1. , 0.5, 0. ], dtype=float32)
     """
     return _window_spec("hanning", x)
 
@@ -720,7 +738,8 @@ def kaiser(x, beta):
     ``beta`` neither overflows nor needs ``i0``.
 
     Example:
-        >>> polyops.ops.kaiser(5, 14.0)   # [7.7e-06, 0.165, 1., 0.165, 7.7e-06]
+        >>> polyops.ops.round(polyops.ops.kaiser(5, 14.0), 4)
+        array([0.    , 0.1649, 1.    , 0.1649, 0.    ], dtype=float32)
     """
     _beta_arg(beta)
     return _window_spec("kaiser", x)
@@ -895,6 +914,11 @@ def _vectorized_call(call, tensors, sig):
     return tuple(outs) if multi else outs[0]
 
 
-from .._base import exports as _exports  # noqa: E402
+__all__ = [
+    "Bartlett", "Blackman", "Correlate", "Cross", "Hamming", "Hanning", "Inner", "Kaiser",
+    "Kron", "Outer", "Slogdet", "Tensordot", "Trapezoid", "Vdot", "bartlett", "blackman",
+    "correlate", "cross", "hamming", "hanning", "inner", "kaiser", "kron", "outer", "slogdet",
+    "tensordot", "trapezoid", "vdot", "vectorize",
+]
 
-__all__ = _exports(globals(), "numpy")
+_finish(globals())

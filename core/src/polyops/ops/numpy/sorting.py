@@ -12,6 +12,7 @@ from ... import _dtypes, _promote
 from ..._op import defop
 from ..._shapes import canonicalize_axes, canonicalize_axis, reduce_shape
 from .._base import dtype_arg, int_arg, key, shape_of, spec
+from .._base import finish as _finish
 from ..core import cast
 from ..core import dtype as _dtype_of
 from ..core import shape as _shape_of
@@ -21,7 +22,7 @@ from .base import (
     minimum, mod, multiply, not_equal, reshape, stack, subtract, sum, take, where,
 )
 
-_bsum, _bmax, _bmin, _babs = builtins.sum, builtins.max, builtins.min, builtins.abs  # noqa: F841
+_bmax = builtins.max  # ops shadow the builtins
 
 # ===== ops ===========================================================================
 
@@ -43,7 +44,8 @@ def argsort(x, axis=-1):
     NumPy: ``np.argsort(x, axis, kind="stable")``.
 
     Example:
-        >>> polyops.ops.argsort(polyops.ops.convert_to_tensor([3.0, 1.0, 2.0]))   # [1, 2, 0]
+        >>> polyops.ops.argsort(polyops.ops.convert_to_tensor([3.0, 1.0, 2.0]))
+        array([1, 2, 0], dtype=int32)
     """
     _ORD_PRESERVE((key(x),))
     shape = shape_of(x)
@@ -147,7 +149,8 @@ def sort(x, axis=-1):
     Reference: ``take_along_axis(x, argsort(x, axis), axis)``.
 
     Example:
-        >>> polyops.ops.sort(polyops.ops.convert_to_tensor([3.0, 1.0, 2.0]))   # [1., 2., 3.]
+        >>> polyops.ops.sort(polyops.ops.convert_to_tensor([3.0, 1.0, 2.0]))
+        array([1., 2., 3.], dtype=float32)
     """
     (dtype,) = _ORD_PRESERVE((key(x),))
     shape = shape_of(x)
@@ -201,7 +204,8 @@ def argpartition(x, kth, axis=-1):
     gives the same indices.  ``axis=None`` (or a 0-d ``x``) uses the flattened tensor.
 
     Example:
-        >>> polyops.ops.argpartition(polyops.ops.convert_to_tensor([3.0, 1.0, 2.0]), 1)   # [1, 2, 0]
+        >>> polyops.ops.argpartition(polyops.ops.convert_to_tensor([3.0, 1.0, 2.0]), 1)
+        array([1, 2, 0], dtype=int32)
     """
     _ORD_PRESERVE((key(x),))
     shape = shape_of(x)
@@ -251,7 +255,8 @@ def searchsorted(sorted_sequence, values, side="left"):
 
     Example:
         >>> seq = polyops.ops.convert_to_tensor([1.0, 2.0, 3.0])
-        >>> polyops.ops.searchsorted(seq, polyops.ops.convert_to_tensor([2.0, 5.0]))   # [1, 3]
+        >>> polyops.ops.searchsorted(seq, polyops.ops.convert_to_tensor([2.0, 5.0]))
+        array([1, 3], dtype=int32)
     """
     _ORD_SAME((key(sorted_sequence), key(values)))
     _searchsorted_check(shape_of(sorted_sequence), side)
@@ -285,7 +290,8 @@ def digitize(x, bins):
 
     Example:
         >>> bins = polyops.ops.convert_to_tensor([0.0, 3.0, 4.5, 7.0])
-        >>> polyops.ops.digitize(polyops.ops.convert_to_tensor([0.0, 1.0, 3.0, 8.0]), bins)   # [1, 1, 2, 4]
+        >>> polyops.ops.digitize(polyops.ops.convert_to_tensor([0.0, 1.0, 3.0, 8.0]), bins)
+        array([1, 1, 2, 4], dtype=int32)
     """
     _ORD_SAME((key(x), key(bins)))
     _digitize_check(shape_of(bins))
@@ -365,7 +371,8 @@ def bincount(x, weights=None, minlength=0, sparse=False):
     once (eager only).  Negative values raise ValueError; ``sparse=True`` is not supported.
 
     Example:
-        >>> polyops.ops.bincount(polyops.ops.convert_to_tensor([1, 2, 2, 3]))   # [0, 1, 2, 1]
+        >>> polyops.ops.bincount(polyops.ops.convert_to_tensor([1, 2, 2, 3]))
+        array([0, 1, 2, 1], dtype=int32)
     """
     xt, wt = _bincount_promote((key(x), None if weights is None else key(weights)))
     xs = shape_of(x)
@@ -422,7 +429,7 @@ def histogram(x, bins=10, range=None):
 
     Example:
         >>> polyops.ops.histogram(polyops.ops.convert_to_tensor([0.0, 1.0, 1.0, 3.0]), bins=3)
-        ... # ([1., 2., 1.], [0., 1., 2., 3.])
+        (array([1., 2., 1.], dtype=float32), array([0., 1., 2., 3.], dtype=float32))
     """
     (xd,) = _promote.ordered(_promote.preserve)((key(x),))
     bins, _ = _histogram_static(bins, range)
@@ -498,7 +505,8 @@ def unique(x, sorted=True, return_index=False, return_inverse=False, return_coun
     once (eager only).
 
     Example:
-        >>> polyops.ops.unique(polyops.ops.convert_to_tensor([3, 1, 2, 1]))   # [1, 2, 3]
+        >>> polyops.ops.unique(polyops.ops.convert_to_tensor([3, 1, 2, 1]))
+        array([1, 2, 3], dtype=int32)
     """
     (dtype,) = _ORD_PRESERVE((key(x),))
     shape = shape_of(x)
@@ -582,7 +590,8 @@ def nonzero(x):
     reads the count once (eager only).
 
     Example:
-        >>> polyops.ops.nonzero(polyops.ops.convert_to_tensor([[1, 0], [0, 2]]))   # ([0, 1], [0, 1])
+        >>> polyops.ops.nonzero(polyops.ops.convert_to_tensor([[1, 0], [0, 2]]))
+        (array([0, 1], dtype=int32), array([0, 1], dtype=int32))
     """
     shape = shape_of(x)
     _promote.preserve((key(x),))
@@ -633,7 +642,7 @@ def isin(x1, x2, assume_unique=False, invert=False):
 
     Example:
         >>> polyops.ops.isin(polyops.ops.convert_to_tensor([0, 1, 2, 5]), polyops.ops.convert_to_tensor([0, 2]))
-        ... # [True, False, True, False]
+        array([ True, False,  True, False])
     """
     _promote.same((key(x1), key(x2)))
     return spec(shape_of(x1), "bool")
@@ -658,7 +667,8 @@ def count_nonzero(x, axis=None):
     NaN counts as non-zero.
 
     Example:
-        >>> polyops.ops.count_nonzero(polyops.ops.convert_to_tensor([[0, 1, 7], [3, 0, 0]]), axis=1)   # [2, 1]
+        >>> polyops.ops.count_nonzero(polyops.ops.convert_to_tensor([[0, 1, 7], [3, 0, 0]]), axis=1)
+        array([2, 1], dtype=int32)
     """
     _promote.preserve((key(x),))
     shape = shape_of(x)
@@ -673,7 +683,7 @@ def _count_nonzero_ref(x, axis=None):
 # ===== cumulative sums and products ===================================================
 
 
-def _cumulative(name, identity, nan_to, summary):
+def _cumulative(name, identity, nan_to, summary, example):
     def prepare(x, axis=None, dtype=None):
         if axis is not None:
             axis = canonicalize_axis(axis, len(x.shape), name)
@@ -697,7 +707,8 @@ def _cumulative(name, identity, nan_to, summary):
         "bool and narrow ints accumulate in 32 bits (as ``sum``); ``dtype`` casts the input\n"
         "first and fixes the result dtype.  Integers wrap around in the result dtype.\n"
         "The reference is a log2(n)-step scan, so float rounding follows a tree order.\n\n"
-        f"Example:\n    >>> polyops.ops.{name}(polyops.ops.convert_to_tensor([1, 2, 3]))\n")
+        f"Example:\n    >>> polyops.ops.{name}(polyops.ops.convert_to_tensor([1, 2, 3]))\n"
+        f"    array({example}, dtype=int32)\n")
     # Kernel contract: <op>(x, axis, dtype): x already in the result dtype (the accumulate
     # promotion, or cast to the requested dtype); axis None (flattened) or a non-negative
     # int; dtype always None.  Returns x's dtype; integer results wrap around.
@@ -716,13 +727,18 @@ def _cumulative(name, identity, nan_to, summary):
     return op
 
 
-cumsum = _cumulative("cumsum", 0, None, "Cumulative sum")
-cumprod = _cumulative("cumprod", 1, None, "Cumulative product")
-nancumsum = _cumulative("nancumsum", 0, 0, "Cumulative sum treating NaN as 0")
-nancumprod = _cumulative("nancumprod", 1, 1, "Cumulative product treating NaN as 1")
+cumsum = _cumulative("cumsum", 0, None, "Cumulative sum", "[1, 3, 6]")
+cumprod = _cumulative("cumprod", 1, None, "Cumulative product", "[1, 2, 6]")
+nancumsum = _cumulative("nancumsum", 0, 0, "Cumulative sum treating NaN as 0", "[1, 3, 6]")
+nancumprod = _cumulative("nancumprod", 1, 1, "Cumulative product treating NaN as 1", "[1, 2, 6]")
 
 
+__all__ = [
+    "Argpartition", "Argsort", "Bincount", "CountNonzero", "Cumprod", "Cumsum", "Digitize",
+    "Histogram", "Isin", "Nancumprod", "Nancumsum", "Nonzero", "Searchsorted", "Sort",
+    "Unique", "argpartition", "argsort", "bincount", "count_nonzero", "cumprod", "cumsum",
+    "digitize", "histogram", "isin", "nancumprod", "nancumsum", "nonzero", "searchsorted",
+    "sort", "unique",
+]
 
-from .._base import exports as _exports  # noqa: E402
-
-__all__ = _exports(globals(), "numpy")
+_finish(globals())

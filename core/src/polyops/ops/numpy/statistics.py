@@ -14,6 +14,7 @@ from ... import _dtypes, _promote
 from ..._op import defop
 from ..._shapes import canonicalize_axes, reduce_shape
 from ..._symbolic import SymbolicTensor
+from .._base import finish as _finish
 from .._base import key, shape_of, spec
 from ..core import cast, convert_to_numpy, convert_to_tensor
 from ..core import shape as _shape_of
@@ -362,7 +363,9 @@ def average(x, axis=None, weights=None):
     A slice whose weights sum to zero gives NaN (NumPy raises ZeroDivisionError).
 
     Example:
-        >>> polyops.ops.average(polyops.ops.arange(4), weights=polyops.ops.arange(4))   # 14/6
+        >>> y = polyops.ops.average(polyops.ops.arange(4), weights=polyops.ops.arange(4))
+        >>> polyops.ops.round(y, 4)   # 14 / 6
+        np.float32(2.3333)
     """
     shape = shape_of(x)
     kw = None if weights is None else key(weights)
@@ -400,7 +403,8 @@ Integers wrap like the dtype (int8 ``127 - -128`` is -1, as in NumPy); NaN
 propagates; bool gives ``max != min``.  An empty reduction is a ValueError.
 
 Example:
-    >>> polyops.ops.ptp(polyops.ops.convert_to_tensor([[1, 5], [2, 2]]), axis=1)   # [4, 0]
+    >>> polyops.ops.ptp(polyops.ops.convert_to_tensor([[1, 5], [2, 2]]), axis=1)
+    array([4, 0], dtype=int32)
 """)
 
 
@@ -422,7 +426,8 @@ A slice holding a NaN gives NaN; an even count averages the two middle values
 (``(a + b) / 2``, as NumPy); an empty slice gives NaN.
 
 Example:
-    >>> polyops.ops.median(polyops.ops.convert_to_tensor([3.0, 1.0, 4.0, 2.0]))   # 2.5
+    >>> polyops.ops.median(polyops.ops.convert_to_tensor([3.0, 1.0, 4.0, 2.0]))
+    array(2.5, dtype=float32)
 """)
 
 _QDOC = """\
@@ -444,10 +449,10 @@ _IGNORE = "NaN values are ignored; an all-NaN or empty slice gives NaN."
 
 quantile = _quantile_family("quantile", 1, False, _QDOC.format(
     what="The q-th quantiles", name="quantile", scale=1, nan=_PROPAGATE,
-    example="[0.25, 0.75])   # [1.75, 3.25]"))
+    example="[0.25, 0.75])\n    array([1.75, 3.25], dtype=float32)"))
 percentile = _quantile_family("percentile", 100, False, _QDOC.format(
     what="The q-th percentiles", name="percentile", scale=100, nan=_PROPAGATE,
-    example="50)   # 2.5"))
+    example="50)\n    array(2.5, dtype=float32)"))
 
 # -- NaN-ignoring reductions ----------------------------------------------------------------
 
@@ -458,15 +463,16 @@ An all-NaN (or empty) slice gives NaN; an even count of non-NaN values averages
 the two middle ones.  Integer inputs behave as `median`.  The result is floating.
 
 Example:
-    >>> polyops.ops.nanmedian(polyops.ops.convert_to_tensor([1.0, float("nan"), 3.0]))   # 2.0
+    >>> polyops.ops.nanmedian(polyops.ops.convert_to_tensor([1.0, float("nan"), 3.0]))
+    array(2., dtype=float32)
 """)
 
 nanquantile = _quantile_family("nanquantile", 1, True, _QDOC.format(
     what="The q-th quantiles, ignoring NaN,", name="nanquantile", scale=1, nan=_IGNORE,
-    example="0.5)   # 2.5"))
+    example="0.5)\n    array(2.5, dtype=float32)"))
 nanpercentile = _quantile_family("nanpercentile", 100, True, _QDOC.format(
     what="The q-th percentiles, ignoring NaN,", name="nanpercentile", scale=100, nan=_IGNORE,
-    example="[25, 75])   # [1.75, 3.25]"))
+    example="[25, 75])\n    array([1.75, 3.25], dtype=float32)"))
 
 
 def _nan_fill(x, value):
@@ -485,7 +491,7 @@ def _nan_fill(x, value):
 nansum = _reduction("nansum", _promote.accumulate, doc=(
     "Sum over ``axis`` treating NaN as zero; all-NaN slices give 0.  NumPy: ``np.nansum``.\n\n"
     "bool and narrow ints accumulate in 32 bits, as `sum`.\n"
-    "\nExample:\n    >>> polyops.ops.nansum(polyops.ops.convert_to_tensor([1.0, float('nan'), 2.0]))   # 3.0\n"))
+    "\nExample:\n    >>> polyops.ops.nansum(polyops.ops.convert_to_tensor([1.0, float('nan'), 2.0]))\n    np.float32(3.0)\n"))
 
 
 @nansum.reference
@@ -496,7 +502,7 @@ def _nansum_ref(x, axis=None, keepdims=False):
 nanprod = _reduction("nanprod", _promote.accumulate, doc=(
     "Product over ``axis`` treating NaN as one; all-NaN slices give 1.  NumPy: ``np.nanprod``.\n\n"
     "bool and narrow ints accumulate in 32 bits, as `prod`.\n"
-    "\nExample:\n    >>> polyops.ops.nanprod(polyops.ops.convert_to_tensor([2.0, float('nan'), 3.0]))   # 6.0\n"))
+    "\nExample:\n    >>> polyops.ops.nanprod(polyops.ops.convert_to_tensor([2.0, float('nan'), 3.0]))\n    np.float32(6.0)\n"))
 
 
 @nanprod.reference
@@ -518,7 +524,7 @@ def _nan_count_sum(x, axis, keepdims, work):
 nanmean = _reduction("nanmean", _promote.floating, doc=(
     "Mean over ``axis`` ignoring NaN; all-NaN (or empty) slices give NaN.  NumPy: ``np.nanmean``.\n\n"
     "The result is floating (ints -> floatx, which behave as `mean`); float16 sums in float32.\n"
-    "\nExample:\n    >>> polyops.ops.nanmean(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))   # 2.0\n"))
+    "\nExample:\n    >>> polyops.ops.nanmean(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))\n    array(2., dtype=float32)\n"))
 
 
 @nanmean.reference
@@ -544,7 +550,7 @@ def _nanvar(x, axis, keepdims):
 nanvar = _reduction("nanvar", _ORD_FLOATING, doc=(
     "Variance (population, ddof=0) over ``axis`` ignoring NaN.  NumPy: ``np.nanvar``.\n\n"
     "All-NaN (or empty) slices give NaN; ints behave as `var`; float16 computes in float32.\n"
-    "\nExample:\n    >>> polyops.ops.nanvar(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))   # 1.0\n"))
+    "\nExample:\n    >>> polyops.ops.nanvar(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))\n    array(1., dtype=float32)\n"))
 
 
 @nanvar.reference
@@ -558,7 +564,7 @@ def _nanvar_ref(x, axis=None, keepdims=False):
 nanstd = _reduction("nanstd", _ORD_FLOATING, doc=(
     "Standard deviation (ddof=0) over ``axis`` ignoring NaN.  NumPy: ``np.nanstd``.\n\n"
     "All-NaN (or empty) slices give NaN; ints behave as `std`; float16 computes in float32.\n"
-    "\nExample:\n    >>> polyops.ops.nanstd(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))   # 1.0\n"))
+    "\nExample:\n    >>> polyops.ops.nanstd(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))\n    array(1., dtype=float32)\n"))
 
 
 @nanstd.reference
@@ -583,13 +589,13 @@ def _nan_extremum_ref(reduce, fill):
 nanmax = _reduction("nanmax", _ORD_PRESERVE, nonempty=True, doc=(
     "Maximum over ``axis`` ignoring NaN; all-NaN slices give NaN.  NumPy: ``np.nanmax``.\n\n"
     "Keeps the dtype; ints and bools behave as `max`; an empty reduction is a ValueError.\n"
-    "\nExample:\n    >>> polyops.ops.nanmax(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))   # 3.0\n"))
+    "\nExample:\n    >>> polyops.ops.nanmax(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))\n    array(3., dtype=float32)\n"))
 nanmax.reference(_nan_extremum_ref(_max, -math.inf))
 
 nanmin = _reduction("nanmin", _ORD_PRESERVE, nonempty=True, doc=(
     "Minimum over ``axis`` ignoring NaN; all-NaN slices give NaN.  NumPy: ``np.nanmin``.\n\n"
     "Keeps the dtype; ints and bools behave as `min`; an empty reduction is a ValueError.\n"
-    "\nExample:\n    >>> polyops.ops.nanmin(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))   # 1.0\n"))
+    "\nExample:\n    >>> polyops.ops.nanmin(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))\n    array(1., dtype=float32)\n"))
 nanmin.reference(_nan_extremum_ref(_min, math.inf))
 
 
@@ -621,7 +627,8 @@ on every backend (NumPy raises ValueError, JAX gives -1): check for it with ``< 
 Ints and bools behave as `argmax`; an empty slice is a ValueError.
 
 Example:
-    >>> polyops.ops.nanargmax(polyops.ops.convert_to_tensor([1.0, float("nan"), 3.0]))   # 2
+    >>> polyops.ops.nanargmax(polyops.ops.convert_to_tensor([1.0, float("nan"), 3.0]))
+    array(2, dtype=int32)
 """)
 nanargmin = _nan_arg("nanargmin", argmin, math.inf, """\
 Index of the minimum along ``axis`` (None: flattened) ignoring NaN, int32.
@@ -632,7 +639,8 @@ on every backend (NumPy raises ValueError, JAX gives -1): check for it with ``< 
 Ints and bools behave as `argmin`; an empty slice is a ValueError.
 
 Example:
-    >>> polyops.ops.nanargmin(polyops.ops.convert_to_tensor([1.0, float("nan"), 3.0]))   # 0
+    >>> polyops.ops.nanargmin(polyops.ops.convert_to_tensor([1.0, float("nan"), 3.0]))
+    array(0, dtype=int32)
 """)
 
 
@@ -662,6 +670,8 @@ def corrcoef(x):
 
     Example:
         >>> polyops.ops.corrcoef(polyops.ops.convert_to_tensor([[1.0, 2.0, 3.0], [3.0, 1.0, 2.0]]))
+        array([[ 1. , -0.5],
+               [-0.5,  1. ]], dtype=float32)
     """
     (dtype,) = _ORD_FLOATING((key(x),))
     return spec(_corrcoef_shape(shape_of(x)), dtype)
@@ -687,8 +697,12 @@ def _corrcoef_ref(x):
     return reshape(cast(c, dtype), out_shape)
 
 
+__all__ = [
+    "Average", "Corrcoef", "Median", "Nanargmax", "Nanargmin", "Nanmax", "Nanmean",
+    "Nanmedian", "Nanmin", "Nanpercentile", "Nanprod", "Nanquantile", "Nanstd", "Nansum",
+    "Nanvar", "Percentile", "Ptp", "Quantile", "average", "corrcoef", "median", "nanargmax",
+    "nanargmin", "nanmax", "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod",
+    "nanquantile", "nanstd", "nansum", "nanvar", "percentile", "ptp", "quantile",
+]
 
-
-from .._base import exports as _exports  # noqa: E402
-
-__all__ = _exports(globals(), "numpy")
+_finish(globals())
