@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -86,14 +87,150 @@ def test_core_imports_no_framework():
                 assert name.split(".")[0] not in FRAMEWORKS, f"{path}: imports {name}"
 
 
+PLUGINS = sorted(p.name for p in (ROOT / "plugins").iterdir() if (p / "src").is_dir())
+CORE_OPS = ROOT / "core" / "src" / "polyops" / "ops"
+
+
+def _public_files(pkg: Path) -> list[str]:
+    """A plugin package's public source files, relative (``numpy/base.py``...): private
+    modules (``_compat.py``, ``_graph.py``) may differ between plugins."""
+    return sorted(str(p.relative_to(pkg)) for p in pkg.rglob("*.py")
+                  if not any(part.startswith("_") and part != "__init__.py"
+                             for part in p.relative_to(pkg).parts)
+                  and "build" not in p.parts)
+
+
 def test_every_plugin_has_the_same_files():
-    files = {}
-    for plugin in sorted((ROOT / "plugins").iterdir()):
-        pkg = plugin / "src" / f"polyops_{plugin.name}"
-        files[plugin.name] = sorted(p.name for p in pkg.glob("*.py") if not p.name.startswith("_")
-                                    or p.name == "__init__.py")
-    expected = ["__init__.py", "core.py", "image.py", "linalg.py", "math.py", "nn.py", "numpy.py"]
+    """Each plugin has one module per op family, and the numpy family is a package with
+    core's submodules (``numpy/base.py``, ``numpy/elementwise.py``...)."""
+    numpy_parts = sorted(f"numpy/{p.name}" for p in (CORE_OPS / "numpy").glob("*.py")
+                         if not p.name.startswith("_") or p.name == "__init__.py")
+    expected = sorted(["__init__.py", "core.py", "image.py", "linalg.py", "math.py", "nn.py",
+                       *numpy_parts])
+    files = {name: _public_files(ROOT / "plugins" / name / "src" / f"polyops_{name}")
+             for name in PLUGINS}
     assert files == {name: expected for name in files}
+
+
+def test_kernels_live_in_the_submodule_of_their_op():
+    """A plugin's numpy kernel sits in the submodule named after the core submodule that
+    declares its op: ``flip`` (``polyops.ops.numpy.base``) in ``polyops_<name>/numpy/base.py``."""
+    import importlib
+    import pkgutil
+
+    from polyops._op import every_op
+
+    ops_ = every_op()
+    misplaced = []
+    for name in PLUGINS:
+        package = importlib.import_module(f"polyops_{name}.numpy")
+        for info in pkgutil.iter_modules(package.__path__):
+            if info.name.startswith("_"):
+                continue
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            for attr, value in vars(module).items():
+                op = ops_.get(attr)
+                if op is None or op.family != "numpy" or not callable(value):
+                    continue
+                home = op.public.__module__.rsplit(".", 1)[-1]
+                defined = getattr(value, "__module__", None) or module.__name__
+                if home != info.name and defined == module.__name__:
+                    misplaced.append(f"{module.__name__}.{attr} (op in numpy.{home})")
+    assert misplaced == []
+
+
+def _sources():
+    for root in (ROOT / "core" / "src", *(ROOT / "plugins" / p / "src" for p in PLUGINS)):
+        yield from (p for p in root.rglob("*.py") if "build" not in p.parts)
+
+
+def test_no_source_file_over_1000_lines():
+    long = {str(p.relative_to(ROOT)): n for p in _sources()
+            if (n := len(p.read_text().splitlines())) > 1000}
+    assert long == {}
+
+
+# A private framework API: an underscore member of a framework module or tensor class, or
+# one of tensorflow's internal packages.
+_PRIVATE = re.compile(
+    r"\b(?:jax|jaxlib|torch|tf|tensorflow|ov|openvino)(?:\.[A-Za-z0-9]\w*)*\._(?!_)\w+"
+    r"|tensorflow\.python|_pyopenvino|_datatype_enum|\bjax\._src")
+
+
+def test_private_framework_apis_only_in_compat():
+    """Plugins read private framework APIs in their ``_compat.py`` only, through
+    `polyops.plugin.private`, which falls back when one is missing (tests/test_compat.py)."""
+    found = []
+    for name in PLUGINS:
+        pkg = ROOT / "plugins" / name / "src" / f"polyops_{name}"
+        for path in pkg.rglob("*.py"):
+            if path.name == "_compat.py" or "build" in path.parts:
+                continue
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                code = line.split("#", 1)[0]
+                if _PRIVATE.search(code):
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_every_op_opens_at_its_source():
+    """The public function of every op names the submodule that declares it, and its code
+    points at that file (tracebacks, ``inspect.getsource`` and editors open the rule)."""
+    import importlib
+    import inspect
+
+    from polyops._op import every_op
+
+    wrong, module_lines = [], {}
+    for name, op in every_op().items():
+        fn = op.public
+        module = importlib.import_module(fn.__module__)
+        if (getattr(module, name, None) is not fn or name not in module.__all__
+                or inspect.getsourcefile(fn) != module.__file__
+                or op.operation.__module__ != fn.__module__):
+            wrong.append(f"{name}: {fn.__module__} {inspect.getsourcefile(fn)}")
+            continue
+        # the code's first line: the rule's decorator or def, or ``name = factory(...)``
+        # (Python 3.11's inspect.getsource walks back from a plain statement to a def)
+        lines = module_lines.setdefault(module.__file__, Path(module.__file__).read_text()
+                                        .splitlines())
+        first = fn.__code__.co_firstlineno - 1
+        head = lines[first]
+        block = "\n".join(lines[first:first + 8])
+        if not (head.startswith(f"{name} =") or (head.startswith(("@", "def "))
+                                                  and f"def {name}(" in block)):
+            wrong.append(f"{name}: line {first + 1} is {head[:60]!r}")
+    assert wrong == []
+
+
+def test_op_modules_have_static_all():
+    """Each op module lists its public names literally (``__all__ = [...]``), so editors and
+    type checkers see them; the list is exactly what the module defines."""
+    from polyops._op import every_op
+
+    every_op()
+    problems = []
+    for path in sorted(CORE_OPS.rglob("*.py")):
+        if path.name.startswith("_") and path.name != "__init__.py":
+            continue
+        tree = ast.parse(path.read_text())
+        assigns = [n for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+                   and any(getattr(t, "id", None) == "__all__"
+                           for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+        if path.name == "__init__.py":
+            continue  # packages concatenate their submodules' lists (``__all__ += base.__all__``)
+        if len(assigns) != 1 or not isinstance(assigns[0].value, ast.List):
+            problems.append(f"{path.relative_to(ROOT)}: no literal __all__")
+            continue
+        rel = path.relative_to(CORE_OPS.parents[1]).with_suffix("")
+        module = sys.modules[".".join(rel.parts)]
+        listed = set(ast.literal_eval(assigns[0].value))
+        defined = {n for n, v in vars(module).items() if not n.startswith("_") and callable(v)
+                   and getattr(v, "__module__", None) == module.__name__}
+        if listed != defined:
+            problems.append(f"{rel}: listed-only {sorted(listed - defined)[:5]} "
+                            f"defined-only {sorted(defined - listed)[:5]}")
+    assert problems == []
 
 
 def test_plugin_modules_are_import_light():

@@ -122,10 +122,7 @@ def _jvp(fun, primals, tangents, has_aux):
     return jax.jvp(fun, tuple(primals), tuple(tangents), has_aux=has_aux)
 
 
-from jax._src.interpreters.ad import JVPTracer as _JVPTracer  # noqa: E402
-from jax._src.interpreters.ad import LinearizeTracer as _LinearizeTracer  # noqa: E402
-
-_AD_TRACERS = (_JVPTracer, _LinearizeTracer)
+from ._compat import AD_TRACERS as _AD_TRACERS  # noqa: E402
 
 
 def _value_and_grad(fun, primals):
@@ -231,23 +228,8 @@ stop_gradient = jax.lax.stop_gradient
 # be reverse-differentiated while the reference can.  Checks mirror the references' (same
 # error types).
 
-try:  # jax has no public "are values concrete here" test
-    from jax._src.core import trace_ctx as _trace_ctx
-except ImportError:  # pragma: no cover - another jax: always take the lax path
-    _trace_ctx = None
-
-_CONCRETE_TRACES = frozenset(("EvalTrace", "JVPTrace", "LinearizeTrace"))
-
-
-def _concrete():
-    """Whether jax computes on concrete values here: no transformation, or only autodiff
-    (JVP/linearize) over eager values; not under jit (staging) or vmap (batches)."""
-    t = _trace_ctx.trace if _trace_ctx is not None else None
-    while t is not None and type(t).__name__ in _CONCRETE_TRACES:
-        if type(t).__name__ == "EvalTrace":
-            return True
-        t = getattr(t, "parent_trace", None)
-    return False
+# whether values are concrete here: no transformation, or only autodiff over eager values
+from ._compat import concrete as _concrete  # noqa: E402
 
 
 def _reference(name):
@@ -329,7 +311,7 @@ _CONCRETE_ERRORS = (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayCo
 
 
 def map(f, xs):
-    if _concrete():
+    if _concrete(xs):
         return _reference("map")(f, xs)
     _callable("map", "f", f)
     xs = _tensors(xs)
@@ -338,7 +320,7 @@ def map(f, xs):
 
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
-    if _concrete():
+    if _concrete(init, xs):
         return _reference("scan")(f, init, xs, length, reverse, unroll)
     _callable("scan", "f", f)
     if xs is None and length is None:
@@ -401,7 +383,7 @@ def switch(index, branches, *operands):
         raise ValueError("switch: expected at least one branch")
     for b in branches:
         _callable("switch", "branch", b)
-    if _concrete() or not isinstance(index, _Tracer):
+    if _concrete(index) or not isinstance(index, _Tracer):
         return _reference("switch")(index, branches, *operands)
     index = jnp.reshape(index, ())
     index = index.astype(jnp.int32) if index.dtype != jnp.int32 else index  # lax clamps it
@@ -414,7 +396,7 @@ def switch(index, branches, *operands):
 def cond(pred, true_fn, false_fn):
     _callable("cond", "true_fn", true_fn)
     _callable("cond", "false_fn", false_fn)
-    if _concrete() or not isinstance(pred, _Tracer):  # a known predicate
+    if _concrete(pred) or not isinstance(pred, _Tracer):  # a known predicate
         return _reference("cond")(pred, true_fn, false_fn)
     outs: list = []
     what = "branch {}'s output (compared with branch 0's)"
@@ -423,7 +405,7 @@ def cond(pred, true_fn, false_fn):
 
 
 def while_loop(cond, body, loop_vars, maximum_iterations=None):
-    if _concrete():
+    if _concrete(loop_vars):
         return _reference("while_loop")(cond, body, loop_vars, maximum_iterations)
     _callable("while_loop", "cond", cond)
     _callable("while_loop", "body", body)
@@ -475,7 +457,7 @@ def _bound(name, v):
 
 
 def fori_loop(lower, upper, body_fun, init_val):
-    if _concrete():
+    if _concrete(lower, upper, init_val):
         return _reference("fori_loop")(lower, upper, body_fun, init_val)
     _callable("fori_loop", "body_fun", body_fun)
     lo, hi = _bound("lower", lower), _bound("upper", upper)

@@ -21,6 +21,8 @@ import numpy as np
 import openvino as ov
 import openvino.opset16 as ops
 
+from ._compat import request_infer as _request_infer
+
 __all__ = ["ops", "run", "run1", "const", "to", "etype", "axes_const", "BF16", "OV_TYPES",
            "NP_TYPES", "T", "Lazy", "TracedValueError", "is_lazy", "copy", "constant"]
 
@@ -104,10 +106,10 @@ def _compile(k, build, arrays):
         return entry
 
 
-# The compiled request's own infer: InferRequest.infer (Python) adds a data dispatcher and
-# an OVDict around it.  Inputs are bound by index in the same call; outputs come back as
-# fresh numpy arrays (share_outputs=False), in the model's output order.
-_request_infer = ov._pyopenvino.InferRequest.infer
+# ``_request_infer`` is the compiled request's own infer (see ``_compat``: the public
+# InferRequest.infer adds a data dispatcher and an OVDict around it).  Inputs are bound by
+# index in the same call; outputs come back as fresh numpy arrays (share_outputs=False), in
+# the model's output order.
 _Tensor = ov.Tensor
 
 

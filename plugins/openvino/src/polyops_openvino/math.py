@@ -15,7 +15,7 @@ import numpy as np
 from polyops.plugin import erf_polynomials, reference
 
 from ._graph import T, axes_const, const, etype, ops, run, run1, to
-from .numpy import _flip, _up
+from .numpy._common import _flip, _up
 
 _POLY = erf_polynomials()
 

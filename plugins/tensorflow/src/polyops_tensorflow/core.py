@@ -13,6 +13,13 @@ import tensorflow as tf  # noqa: E402
 from polyops import EagerOnlyError  # noqa: E402
 from polyops.plugin import Runtime, error_chain, static_starts  # noqa: E402
 
+from ._compat import dtype_code as _dtype_code  # noqa: E402
+from ._compat import dtype_codes as _dtype_codes  # noqa: E402
+from ._compat import flat_call as _flat_call  # noqa: E402
+from ._compat import on_tape as _on_tape  # noqa: E402
+from ._compat import quiet_retracing as _quiet_retracing  # noqa: E402
+from ._compat import skip_autograph as _skip_autograph  # noqa: E402
+
 _NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "bfloat16", "float16", "float32", "float64", "complex64", "complex128",
@@ -97,14 +104,6 @@ def _value_and_grad(fun, primals):
     return (loss, aux), tuple(tf.convert_to_tensor(g) for g in grads)
 
 
-def _on_tape(x) -> bool:
-    """Whether a tf.GradientTape records operations on ``x`` (tensorflow's own test,
-    private: a tape keeps no public list of what it watches)."""
-    from tensorflow.python.eager import record
-
-    return isinstance(x, tf.Tensor) and bool(record.should_record_backprop([x]))
-
-
 def _custom_gradient(f):
     """`polyops.ops.custom_gradient` through ``tf.custom_gradient``: the grad function gets
     the output's cotangent (the output's structure) and returns one gradient per argument."""
@@ -128,9 +127,7 @@ def _function(fn, **options):
     """``tf.function`` without AutoGraph, and without tf's "frequent retracing" warning:
     core makes one tf.function per signature (and scan one per trace), all of the same
     Python code, which that warning would count as retraces of one function."""
-    f = tf.function(fn, autograph=False, **options)
-    f._omit_frequent_tracing_warning = True  # a private flag; if it goes, the warning is back
-    return f
+    return _quiet_retracing(tf.function(fn, autograph=False, **options))
 
 
 def _jit(fn):
@@ -191,7 +188,7 @@ def _direct(function, args):
     ``_call_flat`` (private) is what it calls in the end, gradient tape included.
     """
     concrete = function.get_concrete_function(*args)
-    call_flat = getattr(concrete, "_call_flat", None)
+    call_flat = _flat_call(concrete)
     if call_flat is None or not all(isinstance(a, tf.Tensor) for a in args):
         return function  # tf.Variable arguments pass as handles: leave them to tf.function
     return lambda *a: call_flat(list(a), concrete.captured_inputs)
@@ -223,9 +220,9 @@ RUNTIME = Runtime(
     device_scope=_device_scope,
     devices=_devices,
     # EagerTensor.dtype is a Python property and tf.DType hashes in Python (~0.6 us a
-    # lookup); the enum read is a C method
-    dtype_code=EagerTensor._datatype_enum,
-    dtype_codes={td.as_datatype_enum: name for name, td in TF_DTYPES.items()},
+    # lookup); the enum read is a C method (None without it: core reads x.dtype)
+    dtype_code=_dtype_code,
+    dtype_codes=_dtype_codes(TF_DTYPES),
 )
 
 
@@ -233,23 +230,7 @@ def cast(x, dtype):
     return _cast(x, TF_DTYPES[dtype])
 
 
-def _skip_autograph():
-    """Have tf.function's AutoGraph call polyops ops as they are (as it does for keras).
-
-    The public op functions are generated code without source, so AutoGraph
-    would try to convert each one, fail, and log a warning per op.
-    """
-    try:
-        from tensorflow.python.autograph.core import config
-
-        rule = config.DoNotConvert("polyops")
-        if not any(getattr(r, "_prefix", None) == "polyops" for r in config.CONVERSION_RULES):
-            config.CONVERSION_RULES = (rule,) + tuple(config.CONVERSION_RULES)
-    except Exception:  # a private API: if it moved, only the warnings come back
-        pass
-
-
-_skip_autograph()
+_skip_autograph()  # AutoGraph calls polyops ops as they are (as it does for keras)
 
 
 # ===== core-family kernels =====

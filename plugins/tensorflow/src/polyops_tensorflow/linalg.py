@@ -21,6 +21,8 @@ import tensorflow as tf
 
 from polyops.plugin import eig_vectors_error, reference
 
+from ._compat import off_tape as _off_tape
+
 _HALF = (tf.float16, tf.bfloat16)
 _InvalidArgument = tf.errors.InvalidArgumentError
 
@@ -283,7 +285,8 @@ def _eig_host(x):
     A-bar = V^-H diag(w-bar) V^H, real part for a real A (tensorflow's convention for
     complex cotangents, as its own eig gradient).  Eigenvectors are unique only up to a
     complex phase: a gradient through them raises."""
-    w, v = reference("eig")(tf.stop_gradient(x))  # eager custom_gradient keeps recording
+    with _off_tape():  # eager custom_gradient keeps recording; x is cut off the tape
+        w, v = reference("eig")(tf.stop_gradient(x))
 
     def grad(gw, gv):
         # the tape passes zeros for an output the loss does not use

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
-from .numpy import _host_view
+from .numpy._common import _host_view
 
 relu = tf.nn.relu
 sigmoid = tf.math.sigmoid

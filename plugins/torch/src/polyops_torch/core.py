@@ -10,12 +10,17 @@ import warnings
 import ml_dtypes
 import numpy as np
 import torch
-from torch.utils._pytree import tree_flatten as _tree_flatten
-from torch.utils._pytree import tree_leaves as _tree_leaves
-from torch.utils._pytree import tree_map as _tree_map
-from torch.utils._pytree import tree_unflatten as _tree_unflatten
 
 from polyops.plugin import Runtime, reference
+
+from ._compat import compile_session as _compile_session
+from ._compat import is_compiling as _is_compiling
+from ._compat import is_function_mode_enabled as _function_mode_on
+from ._compat import make_fx_fake as _make_fx_fake
+from ._compat import tree_flatten as _tree_flatten
+from ._compat import tree_leaves as _tree_leaves
+from ._compat import tree_map as _tree_map
+from ._compat import tree_unflatten as _tree_unflatten
 
 
 TORCH_DTYPES = {
@@ -66,16 +71,13 @@ def convert_to_tensor(x, dtype):
         # them all (torch.tensor is slow and warns on lists of arrays).
         x = np.asarray(x)
     t = _from_numpy(x)
-    if _function_mode_on():
+    if _function_mode_on():  # ~40ns; get_default_device ~3us
         # Inside polyops.device / torch.device (a torch function mode) factory functions
         # make tensors on that device; host data goes there too.
         device = torch.get_default_device()
         if device.type != "cpu":
             t = t.to(device)
     return t if t.dtype == td else t.to(td)
-
-
-_function_mode_on = torch._C._is_torch_function_mode_enabled  # ~40ns; get_default_device ~3us
 
 
 def convert_to_numpy(x):
@@ -218,16 +220,13 @@ def _reason(exc) -> str:
 
 
 def _trace(fn, args):
-    from torch.fx.experimental.proxy_tensor import make_fx
-
     # is_compiling() is True while tracing, so kernels take the paths that agree with
     # inductor (see _cast), as torch.export's make_fx tracing also does.
-    session = getattr(torch.compiler, "_compile_session_context", contextlib.nullcontext)
     try:
-        with session():
+        with _compile_session():
             # fake tensors: a read of tensor values raises instead of baking in this call's
             # values; non-fake inputs: constants the function makes from NumPy data
-            graph = make_fx(fn, tracing_mode="fake", _allow_non_fake_inputs=True)(*args)
+            graph = _make_fx_fake(fn)(*args)
     except Exception as exc:  # data-dependent Python, or an error that eager raises again
         if _own_error(exc):
             raise
@@ -272,7 +271,6 @@ _VIA = {
     torch.int8: torch.int32, torch.int16: torch.int32, torch.uint8: torch.int32,
     torch.uint16: torch.int32, torch.uint32: torch.int64,
 }
-_is_compiling = torch.compiler.is_compiling
 
 
 def _cast(x, td):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .numpy import _widened
+from .numpy._common import _widened
 
 relu = _widened(torch.relu)
 sigmoid = torch.sigmoid

@@ -1,0 +1,231 @@
+"""JAX kernels of ``polyops.ops.numpy.base``: creation, arithmetic, comparisons,
+reductions, shape and matmul/einsum (most primitives live here).
+
+Kernels take the op's arguments positionally; tensors arrive as jax arrays (or
+tracers) already promoted, axes canonical (None or a tuple of non-negative
+ints), dtypes as canonical strings.  A kernel keeps the input dtype unless the
+op says otherwise.  Where ``jax.numpy`` already has NumPy's semantics and a
+positional signature that fits, the kernel is the jnp function itself.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+from ..core import JAX_DTYPES
+from ._common import _INT32, _LOW_FLOATS, _int_floor_divide
+
+
+# ===== creation =====================================================================
+
+
+def full(shape, fill_value, dtype):
+    return jnp.full(shape, fill_value, JAX_DTYPES[dtype])
+
+
+def arange(start, stop, step, dtype):
+    jd = JAX_DTYPES[dtype]
+    if jd.kind in "biu" and not (type(start) is int and type(stop) is int and type(step) is int):
+        # float bounds into an integer dtype: numpy casts start and start + step, then
+        # steps by their difference; jnp truncates start and step separately.
+        return jnp.asarray(np.arange(start, stop, step, dtype=jd))
+    return jnp.arange(start, stop, step, dtype=jd)
+
+
+# ===== elementwise ==================================================================
+
+abs = jnp.abs  # bool stays bool, as in numpy
+negative = jnp.negative
+exp = jnp.exp
+log = jnp.log
+sqrt = jnp.sqrt
+sin = jnp.sin
+cos = jnp.cos
+tanh = jnp.tanh
+sign = jnp.sign  # sign(nan) is nan
+floor = jnp.floor
+ceil = jnp.ceil
+square = jnp.square
+
+
+def round(x, decimals):
+    # jnp.round is half to even, with numpy's scale-round-unscale for decimals != 0.
+    kind = x.dtype.kind
+    if kind == "b":
+        return x
+    if kind in "iu":
+        return x if decimals >= 0 else _round_int(x, -decimals)
+    return jnp.round(x, decimals)
+
+
+def _round_int(x, k):
+    # jnp.round rejects ints with decimals < 0; numpy rounds to a multiple of 10**k,
+    # half to even.  Integer arithmetic keeps int32 values above 2**24 exact.
+    f = 10**k
+    if f > np.iinfo(x.dtype).max:
+        return jnp.zeros_like(x)
+    f = jnp.asarray(f, x.dtype)
+    q = jnp.floor_divide(x, f)
+    r = x - q * f  # 0 <= r < f
+    up = (r > f - r) | ((r == f - r) & (q % 2 == 1))
+    return (q + up.astype(x.dtype)) * f
+
+
+add = jnp.add
+subtract = jnp.subtract
+multiply = jnp.multiply
+divide = jnp.true_divide
+
+
+def floor_divide(x1, x2):
+    # floors, like numpy (bool operands arrive as int32); jnp.mod already gives x % 0 == 0
+    if x1.dtype.kind in "iu":
+        return _int_floor_divide(x1, x2)
+    return jnp.floor_divide(x1, x2)
+
+
+mod = jnp.mod  # the divisor's sign, like numpy
+power = jnp.power
+maximum = jnp.maximum  # NaN propagates
+minimum = jnp.minimum
+
+
+def clip(x, x_min, x_max):
+    # jnp.clip is minimum(maximum(x, x_min), x_max), like the reference; NaN propagates.
+    return jnp.clip(x, x_min, x_max)
+
+
+# ===== comparison and logic =========================================================
+
+equal = jnp.equal
+not_equal = jnp.not_equal
+less = jnp.less
+less_equal = jnp.less_equal
+greater = jnp.greater
+greater_equal = jnp.greater_equal
+logical_and = jnp.logical_and
+logical_or = jnp.logical_or
+logical_not = jnp.logical_not
+where = jnp.where
+
+
+# ===== reductions ===================================================================
+
+
+def sum(x, axis, keepdims):
+    # dtype= keeps the (already widened) input dtype exact.
+    return jnp.sum(x, axis, x.dtype, keepdims=keepdims)
+
+
+def prod(x, axis, keepdims, dtype):
+    return jnp.prod(x, axis, x.dtype, keepdims=keepdims)
+
+
+def max(x, axis, keepdims, initial):
+    return jnp.max(x, axis, keepdims=keepdims, initial=initial)
+
+
+def min(x, axis, keepdims, initial):
+    return jnp.min(x, axis, keepdims=keepdims, initial=initial)
+
+
+def argmax(x, axis, keepdims):
+    r = jnp.argmax(x, axis, keepdims=keepdims)
+    return r if r.dtype == _INT32 else r.astype(_INT32)
+
+
+def argmin(x, axis, keepdims):
+    r = jnp.argmin(x, axis, keepdims=keepdims)
+    return r if r.dtype == _INT32 else r.astype(_INT32)
+
+
+def all(x, axis, keepdims):
+    return jnp.all(x, axis, keepdims=keepdims)
+
+
+def any(x, axis, keepdims):
+    return jnp.any(x, axis, keepdims=keepdims)
+
+
+def mean(x, axis, keepdims):
+    # jnp.mean accumulates float16/bfloat16 in float32 and returns the input dtype.
+    return jnp.mean(x, axis, keepdims=keepdims)
+
+
+def var(x, axis, keepdims):
+    return _moment(jnp.var, x, axis, keepdims)
+
+
+def std(x, axis, keepdims):
+    return _moment(jnp.std, x, axis, keepdims)
+
+
+def _moment(fn, x, axis, keepdims):
+    # Population statistics (ddof=0).  float16/bfloat16 compute in float32; complex
+    # inputs give numpy's real variance, cast back to the op's complex result dtype.
+    d = x.dtype
+    if d in _LOW_FLOATS:
+        return fn(x, axis, jnp.float32, keepdims=keepdims).astype(d)
+    r = fn(x, axis, keepdims=keepdims)
+    return r if r.dtype == d else r.astype(d)
+
+
+# ===== shape ========================================================================
+
+reshape = jnp.reshape
+transpose = jnp.transpose
+expand_dims = jnp.expand_dims
+squeeze = jnp.squeeze
+flip = jnp.flip
+concatenate = jnp.concatenate
+stack = jnp.stack
+broadcast_to = jnp.broadcast_to
+
+
+def take(x, indices, axis):
+    if (x.size if axis is None else x.shape[axis]) == 0:
+        # jnp.take returns x itself when the taken axis is empty; NumPy's shape rule
+        # still holds, and every index into nothing reads 0 (core raised if eager)
+        shape = indices.shape if axis is None else x.shape[:axis] + indices.shape + x.shape[axis + 1:]
+        return jnp.zeros(shape, x.dtype)
+    # mode="fill" wraps negative indices like numpy (jnp's default clamps them); core
+    # raises on out-of-range indices eagerly, under jit they read 0 (polyops' policy)
+    return jnp.take(x, indices, axis, mode="fill", fill_value=0)
+
+
+def get_item(x, key):
+    # jax clamps an out-of-range int index; numpy raises, so check ints here.
+    if type(key) is int:
+        if x.ndim and not -x.shape[0] <= key < x.shape[0]:
+            raise IndexError(f"index {key} is out of bounds for axis 0 with size {x.shape[0]}")
+    elif type(key) is tuple:
+        _check_int_keys(x.shape, key)
+    return x[key]
+
+
+def _check_int_keys(shape, key):
+    used = 0
+    for k in key:
+        if k is not None and k is not Ellipsis:
+            used += 1
+    axis = 0
+    for k in key:
+        if k is None:
+            continue
+        if k is Ellipsis:
+            axis += len(shape) - used
+            continue
+        if type(k) is int and axis < len(shape) and not -shape[axis] <= k < shape[axis]:
+            raise IndexError(f"index {k} is out of bounds for axis {axis} with size {shape[axis]}")
+        axis += 1
+
+
+# ===== linear algebra ===============================================================
+
+matmul = jnp.matmul
+dot = jnp.dot
+
+
+def einsum(subscripts, *operands):
+    return jnp.einsum(subscripts, *operands)

@@ -1,0 +1,122 @@
+"""JAX kernels of ``polyops.ops.numpy.elementwise``: transcendental and arithmetic
+functions (arctan2, log1p, hypot, gcd...).
+
+Float operands arrive in the result dtype (ints and bools already cast to floatx);
+jnp's functions keep it, with NumPy's special values (float16/bfloat16 compute in
+float32 inside XLA).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ._common import _INT32, _as, _i0e, _int_floor_divide, _widen
+
+
+# ===== catalogue primitive ==========================================================
+
+arctan2 = jnp.arctan2
+
+
+# ===== elementwise functions ========================================================
+
+fabs = jnp.fabs
+trunc = jnp.trunc  # ints and bools come back as they are
+reciprocal = jnp.reciprocal
+expm1 = jnp.expm1
+log1p = jnp.log1p
+exp2 = jnp.exp2
+log2 = jnp.log2
+log10 = jnp.log10
+logaddexp = jnp.logaddexp  # (-inf, -inf) -> -inf, (inf, inf) -> inf
+logaddexp2 = jnp.logaddexp2
+cbrt = jnp.cbrt
+tan = jnp.tan
+arcsin = jnp.arcsin
+arccos = jnp.arccos
+arctan = jnp.arctan
+sinh = jnp.sinh
+cosh = jnp.cosh
+arcsinh = jnp.arcsinh
+arccosh = jnp.arccosh
+arctanh = jnp.arctanh
+deg2rad = jnp.deg2rad
+rad2deg = jnp.rad2deg
+sinc = jnp.sinc
+hypot = jnp.hypot  # inf if either is +-inf, even with a NaN
+
+
+def i0(x):
+    # jnp.i0 is exp(|x|) * i0e(x), which overflows float32 for |x| > 88 while i0 is finite
+    # up to ~91.9; split the exponential as core's reference.  i0(+-inf) is 0 * inf = NaN.
+    d = x.dtype
+    x = _widen(x)
+    h = jnp.exp(jnp.abs(x) * 0.5)
+    return _as(_i0e(x) * h * h, d)
+
+
+def heaviside(x1, x2):
+    # NaN where x1 is NaN (jnp.heaviside's own where-chain gives it too; spelled out here)
+    step = jnp.where(x1 < 0, jnp.zeros((), x1.dtype), jnp.where(x1 > 0, jnp.ones((), x1.dtype), x1))
+    return jnp.where(x1 == 0, x2, step)
+
+
+def fmax(x1, x2):
+    if x1.dtype == jnp.bool_:
+        return jnp.logical_or(x1, x2)
+    return jnp.fmax(x1, x2)  # a NaN is ignored unless both are NaN
+
+
+def fmin(x1, x2):
+    if x1.dtype == jnp.bool_:
+        return jnp.logical_and(x1, x2)
+    return jnp.fmin(x1, x2)
+
+
+def fmod(x1, x2):
+    # C's fmod (lax.rem): the sign of x1; floats: fmod(x, 0) and fmod(inf, y) NaN,
+    # fmod(x, inf) x.  Integer fmod(x, 0) is 0 (XLA's rem gives x there).
+    if x1.dtype.kind in "iu":
+        zero = x2 == 0
+        r = jnp.fmod(x1, jnp.where(zero, jnp.ones((), x2.dtype), x2))
+        return jnp.where(zero, jnp.zeros((), x1.dtype), r)
+    return jnp.fmod(x1, x2)
+
+
+# Jitted once per signature: an eager lax.while_loop traces and compiles its fresh cond and
+# body closures on every call (~100 ms and ~1.8 MiB of never-freed code a call).
+@jax.jit
+def gcd(x1, x2):
+    # jnp.gcd's loop never ends for some INT_MIN operands (gcd(INT_MIN, 6)); this is core's
+    # Euclid with floored mod (x % 0 == 0), stopped when every pair is done or after the
+    # dtype's worst-case step count, so INT_MIN wraps as in NumPy (gcd(INT_MIN, 0) = INT_MIN).
+    a, b = jnp.broadcast_arrays(jnp.abs(x1), jnp.abs(x2))
+    bits = np.dtype(a.dtype).itemsize * 8
+    steps = int(bits * 1.4405) + 2
+
+    def cond(state):
+        i, _, b = state
+        return (i < steps) & jnp.any(b != 0)
+
+    def body(state):
+        i, a, b = state
+        nz = b != 0
+        return i + 1, jnp.where(nz, b, a), jnp.mod(a, b)
+
+    _, a, _ = jax.lax.while_loop(cond, body, (jnp.zeros((), _INT32), a, b))
+    return jnp.abs(a)
+
+
+@jax.jit
+def lcm(x1, x2):
+    # |x1| // gcd * |x2|, with 0 // 0 == 0 (lcm(0, 0) = 0); overflow wraps
+    g = gcd(x1, x2)
+    return _int_floor_divide(jnp.abs(x1), g) * jnp.abs(x2)
+
+
+def divide_no_nan(x1, x2):
+    zero = x2 == 0
+    q = jnp.true_divide(x1, jnp.where(zero, jnp.ones((), x2.dtype), x2))
+    return jnp.where(zero, jnp.zeros((), q.dtype), q)

@@ -1,0 +1,135 @@
+"""NumPy kernels of ``polyops.ops.numpy.sorting``: sort, search and count (argsort,
+searchsorted, bincount, unique, nonzero, the cumulative sums...)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._common import _BF16, _LOW_FLOATS, _is_float
+
+
+# ----- catalogue primitive ------------------------------------------------------------
+
+
+def argsort(x, axis):
+    if x.dtype == _LOW_FLOATS[1]:  # ml_dtypes' bfloat16 sort does not put NaN last
+        x = x.astype(np.float32)
+    return np.argsort(x, axis=axis, kind="stable").astype(np.int32)
+
+
+# ----- helpers ------------------------------------------------------------------------
+
+
+def _ordered(x):
+    """x in a dtype whose NumPy comparisons sort NaN last (bfloat16 as float32)."""
+    return x.astype(np.float32) if x.dtype == _BF16 else x
+
+
+def _i32(x):
+    return np.asarray(x, dtype=np.int32)
+
+
+# ----- sorting, searching, counting ---------------------------------------------------
+
+
+def sort(x, axis):
+    # stable, so -0.0 and 0.0 keep their order; bfloat16 in float32 for NaN last
+    return np.sort(_ordered(x), axis=axis, kind="stable").astype(x.dtype, copy=False)
+
+
+def argpartition(x, kth, axis):
+    return argsort(x, axis)  # polyops' contract: the stable argsort, a valid partition
+
+
+def searchsorted(sorted_sequence, values, side):
+    return _i32(np.searchsorted(_ordered(sorted_sequence), _ordered(values), side))
+
+
+def digitize(x, bins):
+    # np.digitize, without its monotonicity check (and for bool): searchsorted either way
+    n = bins.shape[0]
+    if n >= 2 and bins[-1] < bins[0]:
+        return _i32(n - np.searchsorted(_ordered(bins[::-1]), _ordered(x), "right"))
+    return _i32(np.searchsorted(_ordered(bins), _ordered(x), "right"))
+
+
+def bincount(x, weights, minlength, sparse):
+    rows = x.shape[:-1]
+    x = x.astype(np.intp).reshape(math.prod(rows), x.shape[-1])
+    flat = (x + minlength * np.arange(x.shape[0])[:, None]).ravel()  # row r counts at r * length
+    total = x.shape[0] * minlength
+    if weights is None:
+        out = np.bincount(flat, minlength=total).astype(np.int32)
+    elif _is_float(weights):  # float64 sums, rounded once
+        out = np.bincount(flat, weights.ravel().astype(np.float64), total).astype(weights.dtype)
+    else:  # integers wrap in their own dtype
+        out = np.zeros(total, weights.dtype)
+        np.add.at(out, flat, weights.ravel())
+    return out.reshape(rows + (minlength,))
+
+
+def unique(x, sorted, return_index, return_inverse, return_counts, axis, size, fill_value):
+    # np.unique's algorithm, with a stable sort: a group's value is its first occurrence
+    flat = x.ravel()
+    order = np.argsort(_ordered(flat), kind="stable")
+    s = flat[order]
+    new = np.ones(s.shape, bool)
+    if s.size > 1:
+        step = s[1:] != s[:-1]
+        if _is_float(s):
+            step &= ~(np.isnan(s[1:]) & np.isnan(s[:-1]))
+        new[1:] = step
+    first = np.flatnonzero(new)
+    m = first.size if size is None else size
+    starts = np.concatenate([first, [s.size]])
+    if m > first.size:  # pad: values with fill_value, index with 1, counts with 0
+        pad = m - first.size
+        fill = 0 if fill_value is None else fill_value
+        values = np.concatenate([s[first], np.full(pad, fill, x.dtype)])
+        index = np.concatenate([order[first], np.ones(pad, order.dtype)])
+        counts = np.concatenate([np.diff(starts), np.zeros(pad, starts.dtype)])
+    else:
+        values, index, counts = s[first[:m]], order[first[:m]], np.diff(starts)[:m]
+    outs = [values]
+    if return_index:
+        outs.append(_i32(index))
+    if return_inverse:
+        inverse = np.empty(flat.shape, np.int32)
+        inverse[order] = np.cumsum(new) - 1
+        outs.append(inverse.reshape(x.shape))
+    if return_counts:
+        outs.append(_i32(counts))
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def nonzero(x):
+    return tuple(_i32(i) for i in np.nonzero(x))
+
+
+def isin(x1, x2, assume_unique, invert):
+    # assume_unique only allows a faster path in polyops; NumPy's can be wrong without it
+    return np.isin(_ordered(x1), _ordered(x2), invert=invert)
+
+
+def count_nonzero(x, axis):
+    return _i32(np.count_nonzero(x, axis=axis))
+
+
+def _cumulative(np_fn, nan_to):
+    def kernel(x, axis, dtype):
+        if nan_to is not None and _is_float(x):
+            x = np.where(np.isnan(x), np.asarray(nan_to, x.dtype), x)
+        # float16/bfloat16 accumulate in float32 (as sum); dtype= keeps ints from widening
+        wide = np.float32 if x.dtype in _LOW_FLOATS else x.dtype
+        return np_fn(x, axis=axis, dtype=wide).astype(x.dtype, copy=False)
+
+    kernel.__name__ = np_fn.__name__
+    return kernel
+
+
+cumsum = _cumulative(np.cumsum, None)
+cumprod = _cumulative(np.cumprod, None)
+nancumsum = _cumulative(np.cumsum, 0)
+nancumprod = _cumulative(np.cumprod, 1)

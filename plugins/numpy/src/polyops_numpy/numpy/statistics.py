@@ -1,0 +1,2 @@
+"""NumPy kernels of ``polyops.ops.numpy.statistics``: none; this backend uses core's
+references (written with polyops ops, so they run on the kernels of `base` and `sorting`)."""

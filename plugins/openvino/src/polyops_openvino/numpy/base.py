@@ -1,0 +1,689 @@
+"""OpenVINO kernels of ``polyops.ops.numpy.base``: creation, the elementwise and
+comparison primitives, reductions, shape and matmul/einsum."""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from .._graph import T, axes_const, const, etype, is_lazy, ops, run, run1
+from .._graph import copy as _copy
+from ..core import _np_dtype
+from ._common import (
+    _F32, _FLOAT, _HALF, _I32, _UNSIGNED, _WIDE_INT, _binary, _binary_build, _bmax, _bshape,
+    _conv, _eq, _ew, _exp, _extremum, _flip, _float_divmod, _int_divmod, _kind, _lt,
+    _nan_aware, _nonzero, _reduce_plan, _slice, _unary, _unary_build, _unflip, _up,
+)
+
+
+# ===== exact helpers (graph level) ==================================================
+
+
+def _int_power(a, e):
+    """Exact wrapping ``a ** e`` for i32/u32 nodes by square-and-multiply over 32 bits."""
+    t = etype(a)
+    base, ei = _conv(a, _I32), _conv(e, _I32)
+    one = const(1, _I32)
+    result = None
+    for i in range(32):
+        bit = ops.convert(ops.bitwise_and(ops.bitwise_right_shift(ei, const(i, _I32)), one), T.boolean)
+        factor = ops.select(bit, base, one)
+        result = factor if result is None else ops.multiply(result, factor)
+        if i < 31:
+            base = ops.multiply(base, base)
+    return _conv(result, t)
+
+
+def _tree_reduce(x, shape, axes, out_shape, fn, pad):
+    """Reduce ``x`` over ``axes`` by a balanced tree of exact binary ``fn`` nodes."""
+    kept = [i for i in range(len(shape)) if i not in axes]
+    perm = kept + list(axes)
+    if perm != list(range(len(shape))):
+        x = ops.transpose(x, axes_const(perm))
+    m = math.prod(shape[i] for i in kept)
+    n = math.prod(shape[i] for i in axes)
+    x = ops.reshape(x, axes_const([m, n]), False)
+    t = etype(x)
+    while n > 1:
+        if n % 2:
+            x = ops.concat([x, ops.broadcast(const(pad, t), axes_const([m, 1]))], 1)
+            n += 1
+        halves = ops.split(x, const(1, T.i64), 2)
+        x = fn(halves.output(0), halves.output(1))
+        n //= 2
+    return ops.reshape(x, axes_const(out_shape), False)
+
+
+# ===== creation =====================================================================
+
+
+def full(shape, fill_value, dtype):
+    return np.full(shape, fill_value, dtype=_np_dtype(dtype))
+
+
+def arange(start, stop, step, dtype):
+    return np.arange(start, stop, step, dtype=_np_dtype(dtype))
+
+
+# ===== elementwise ==================================================================
+
+
+def abs(x):
+    if _kind(x) in "bu":
+        return _copy(x)
+    return _ew(("abs",), _abs_build, x.dtype, x)
+
+
+_abs_build = _unary_build(ops.abs)
+
+
+def _neg(x):
+    t = etype(x)
+    if t in _UNSIGNED:
+        return ops.subtract(const(0, t), x)
+    return ops.negative(x)
+
+
+def _sign(x):
+    t = etype(x)
+    if t in _UNSIGNED:
+        return _conv(_nonzero(x), t)
+    return ops.sign(x)
+
+
+negative = _unary("negative", _neg)
+exp = _unary("exp", _exp)
+log = _unary("log", ops.log)
+sqrt = _unary("sqrt", ops.sqrt)
+sin = _unary("sin", ops.sin)
+cos = _unary("cos", ops.cos)
+tanh = _unary("tanh", ops.tanh)
+sign = _unary("sign", _sign)
+floor = _unary("floor", ops.floor)
+ceil = _unary("ceil", ops.ceiling)
+
+
+def _round_build(decimals):
+    def build(x):
+        t = etype(x)
+        if t in _FLOAT:
+            # numpy: x * 10**d (or x / 10**-d), rint, undo; each step rounded to x's type
+            def narrow(n):
+                return _conv(_conv(n, t), _F32) if t in _HALF else n
+
+            f = narrow(const(10.0 ** builtins.abs(decimals), t))
+            y = _conv(x, _F32) if t in _HALF else x
+            if decimals == 0:
+                return _conv(ops.round(y, "half_to_even"), t)
+            first, second = (ops.multiply, ops.divide) if decimals > 0 else (ops.divide, ops.multiply)
+            y = ops.round(narrow(first(y, f)), "half_to_even")
+            return _conv(second(y, f), t)
+        # integers, decimals < 0: exact round half to even to a multiple of p
+        xi = _up(x)
+        ct = etype(xi)
+        p = const(10 ** -decimals, ct)
+        q, r = _int_divmod(xi, p)
+        r2 = _conv(ops.add(r, r), _I32)
+        pi = const(10 ** -decimals, _I32)
+        odd = ops.convert(ops.bitwise_and(_conv(q, _I32), const(1, _I32)), T.boolean)
+        up = ops.logical_or(_lt(pi, r2), ops.logical_and(_eq(r2, pi), odd))
+        q = ops.add(q, _conv(ops.convert(up, _I32), ct))
+        r = ops.multiply(q, p)
+        if t == _I32:  # out of range: INT_MIN, as NumPy's float64 round trip gives on x86
+            pw = 10 ** -decimals
+            ovf = ops.logical_or(_lt(const((2**31 - 1) // pw, _I32), q), _lt(q, const(-(2**31 // pw), _I32)))
+            r = ops.select(ovf, const(-(2**31), _I32), r)
+        elif t == T.u32:  # out of range: 0, as NumPy's float64 round trip gives
+            ovf = _lt(const((2**32 - 1) // (10 ** -decimals), t), q)
+            r = ops.select(ovf, const(0, t), r)
+        return _conv(r, t)
+
+    return build
+
+
+def round(x, decimals):
+    kind = _kind(x)
+    if kind == "b" or (kind != "f" and decimals >= 0):
+        return _copy(x)  # nothing to round (bool is returned as is)
+    if decimals <= -10 and kind != "f":  # |x| < 2**32 < 10**10 / 2: everything rounds to 0
+        return np.zeros(np.shape(x), x.dtype)
+    return _ew(("round", decimals), _round_build(decimals), x.dtype, x)
+
+
+def _logical(fn):
+    def build(a, b):
+        return fn(_conv(a, T.boolean), _conv(b, T.boolean))
+
+    return build
+
+
+add = _binary("add", ops.add)
+multiply = _binary("multiply", ops.multiply)
+
+
+def subtract(x1, x2):
+    if x1.dtype == np.bool_:
+        raise TypeError("subtract: boolean subtract is not supported (as in numpy); use logical_xor")
+    return _ew(("subtract",), _sub_build, x1.dtype, x1, x2)
+
+
+_sub_build = _binary_build(ops.subtract)
+divide = _binary("divide", ops.divide)
+
+
+def _divmod_pick(index):
+    def fn(a, b):
+        if etype(a) in _FLOAT:
+            return _float_divmod(a, b)[index]
+        return _int_divmod(a, b)[index]
+
+    return fn
+
+
+floor_divide = _binary("floor_divide", _divmod_pick(0))
+mod = _binary("mod", _divmod_pick(1))
+
+
+def _power_build(a, e):
+    t = etype(a)
+    au, eu = _up(a), _up(e)
+    if t in _FLOAT:
+        return [_conv(ops.power(au, eu), t)]
+    out = _conv(_int_power(au, eu), t)
+    rank = len(e.get_output_partial_shape(0))
+    neg = ops.less(eu, const(0, etype(eu)))
+    flag = ops.reduce_logical_or(neg, axes_const(range(rank)), False)
+    return [out, flag]
+
+
+def power(x1, x2):
+    shape = _bshape(x1, x2)
+    if 0 in shape:
+        return np.empty(shape, x1.dtype)
+    outs = run(("power",), _power_build, x1, x2)
+    # (a compiled model cannot raise: under polyops.jit a negative exponent is not checked)
+    if len(outs) > 1 and _kind(x2) == "i" and not is_lazy(outs[1]) and bool(outs[1]):
+        raise ValueError("power: integers to negative integer powers are not allowed")
+    return outs[0]
+
+
+def maximum(x1, x2):
+    return _ew(("maximum",), _max_build, x1.dtype, x1, x2)
+
+
+def minimum(x1, x2):
+    return _ew(("minimum",), _min_build, x1.dtype, x1, x2)
+
+
+_max_build = _extremum(ops.maximum)
+_min_build = _extremum(ops.minimum)
+
+
+# ===== comparison and logic =========================================================
+
+
+def _compare(name, float_fn, int_fn):
+    def build(a, b):
+        if etype(a) in _WIDE_INT:
+            return int_fn(a, b)
+        return float_fn(a, b)
+
+    key = (name,)
+
+    def kernel(x1, x2):
+        return _ew(key, build, np.bool_, x1, x2)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+equal = _compare("equal", ops.equal, _eq)
+not_equal = _compare("not_equal", ops.not_equal, lambda a, b: ops.logical_not(_eq(a, b)))
+less = _compare("less", ops.less, _lt)
+less_equal = _compare("less_equal", ops.less_equal, lambda a, b: ops.logical_not(_lt(b, a)))
+# the CPU plugin's Greater/GreaterEqual are true for NaN operands: swap Less/LessEqual
+greater = _compare("greater", lambda a, b: ops.less(b, a), lambda a, b: _lt(b, a))
+greater_equal = _compare("greater_equal", lambda a, b: ops.less_equal(b, a),
+                         lambda a, b: ops.logical_not(_lt(a, b)))
+
+_and_build = _logical(ops.logical_and)
+_or_build = _logical(ops.logical_or)
+
+
+def logical_and(x1, x2):
+    return _ew(("logical_and",), _and_build, np.bool_, x1, x2)
+
+
+def logical_or(x1, x2):
+    return _ew(("logical_or",), _or_build, np.bool_, x1, x2)
+
+
+def _not_build(x):
+    return ops.logical_not(_conv(x, T.boolean))
+
+
+def logical_not(x):
+    return _ew(("logical_not",), _not_build, np.bool_, x)
+
+
+def _where_build(c, a, b):
+    return ops.select(_conv(c, T.boolean), a, b)
+
+
+def where(condition, x1, x2):
+    return _ew(("where",), _where_build, x1.dtype, condition, x1, x2)
+
+
+# ===== reductions ===================================================================
+
+
+def _sum_like(name, float_fn, int_fn, identity):
+    def kernel(x, axis, keepdims, *_):
+        shape, axes, out = _reduce_plan(x, axis, keepdims)
+        if np.size(x) == 0:
+            return np.full(out, identity, x.dtype)
+        if not axes:
+            return _copy(x)
+
+        def build(p):
+            t = etype(p)
+            if t in _FLOAT:
+                return _conv(float_fn(_up(p), axes_const(axes), keepdims), t)
+            return _conv(_tree_reduce(_up(p), shape, axes, out, int_fn, identity), t)
+
+        return run1((name, axes, keepdims), build, x)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+sum = _sum_like("sum", ops.reduce_sum, ops.add, 0)
+prod = _sum_like("prod", ops.reduce_prod, ops.multiply, 1)
+
+
+def _ext_reduce(name, float_fn, fn, bool_fn, int_pad):
+    def kernel(x, axis, keepdims, initial):
+        shape, axes, out = _reduce_plan(x, axis, keepdims)
+        if np.size(x) == 0:
+            if initial is None:
+                return np.empty(out, x.dtype)
+            return np.full(out, initial, x.dtype)
+        if not axes and initial is None:
+            return _copy(x)
+        init = None if initial is None else np.array(initial).astype(x.dtype)
+
+        def build(p):
+            t = etype(p)
+            if t == T.boolean:
+                r = bool_fn(p, axes_const(axes), keepdims) if axes else p
+                if init is not None:
+                    r = (ops.logical_or if fn is ops.maximum else ops.logical_and)(r, const(init, t))
+                return r
+            u = _up(p)
+            ut = etype(u)
+            if t in _FLOAT:
+                if axes:
+                    r = float_fn(u, axes_const(axes), keepdims)
+                    # the CPU plugin's f32 ReduceMax/Min of a slice of only -inf/+inf gives
+                    # the finite extreme: put the infinity back
+                    inf = const(-np.inf if fn is ops.maximum else np.inf, ut)
+                    only_inf = ops.reduce_logical_and(ops.equal(u, inf), axes_const(axes), keepdims)
+                    r = ops.select(only_inf, inf, r)
+                    has_nan = ops.reduce_logical_or(ops.is_nan(u), axes_const(axes), keepdims)
+                    r = ops.select(has_nan, const(np.nan, ut), r)
+                else:
+                    r = u
+                if init is not None:
+                    r = _nan_aware(fn, r, const(np.asarray(init, np.float32), ut))
+                return _conv(r, t)
+            flip = ut in _UNSIGNED  # Maximum/Minimum are signed on u32
+            if flip:
+                u = _flip(u)
+            r = _tree_reduce(u, shape, axes, out, fn, int_pad) if axes else u
+            if init is not None:
+                c = _conv(const(init, t), ut)
+                r = fn(r, _flip(c) if flip else c)
+            return _unflip(r, t) if flip else _conv(r, t)
+
+        key = (name, axes, keepdims, None if init is None else (init.item() if init.dtype.kind != "V" else float(init)))
+        return run1(key, build, x)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+max = _ext_reduce("max", ops.reduce_max, ops.maximum, ops.reduce_logical_or, -(2**31))
+min = _ext_reduce("min", ops.reduce_min, ops.minimum, ops.reduce_logical_and, 2**31 - 1)
+
+
+def _arg_ext(name, mode):
+    def kernel(x, axis, keepdims):
+        shape = tuple(np.shape(x))
+        if axis is None:
+            out = (1,) * len(shape) if keepdims else ()
+        else:
+            out = shape[:axis] + ((1,) if keepdims else ()) + shape[axis + 1:]
+        if 0 in out:
+            return np.empty(out, np.int32)
+
+        def build(p):
+            t = etype(p)
+            v = p
+            ax = axis
+            if axis is None:
+                v = ops.reshape(v, axes_const([-1]), False)
+                ax = 0
+            v = _up(v)
+            if etype(v) in _UNSIGNED:  # TopK is signed on u32
+                v = _flip(v)
+            k = const(1, T.i64)
+            idx = ops.topk(v, k, ax, mode, "value", "i32", True).output(1)
+            if t in _FLOAT:  # NaN wins, at its first position, as in numpy
+                nan = ops.is_nan(v)
+                first = ops.topk(ops.convert(nan, _I32), k, ax, "max", "value", "i32", True).output(1)
+                has = ops.reduce_logical_or(nan, axes_const([ax]), True)
+                idx = ops.select(has, first, idx)
+            return ops.reshape(idx, axes_const(out), False)
+
+        return run1((name, axis, keepdims), build, x)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+argmax = _arg_ext("argmax", "max")
+argmin = _arg_ext("argmin", "min")
+
+
+def _logic_reduce(name, fn, identity):
+    def kernel(x, axis, keepdims):
+        shape, axes, out = _reduce_plan(x, axis, keepdims)
+        if np.size(x) == 0:
+            return np.full(out, identity, np.bool_)
+        if not axes:
+            return _copy(x).astype(np.bool_, copy=False)
+
+        def build(p):
+            return fn(_conv(p, T.boolean), axes_const(axes), keepdims)
+
+        return run1((name, axes, keepdims), build, x)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+all = _logic_reduce("all", ops.reduce_logical_and, True)
+any = _logic_reduce("any", ops.reduce_logical_or, False)
+
+
+# ===== shape ========================================================================
+
+
+def reshape(x, newshape):
+    newshape = tuple(int(d) for d in newshape)
+    if type(x) is np.ndarray:  # eager: a layout change, on the host (a model costs ~20 us)
+        return np.reshape(x, newshape).copy()
+    if np.size(x) == 0:
+        if math.prod(newshape) != 0:
+            raise ValueError(f"reshape: cannot reshape shape {np.shape(x)} into {newshape}")
+        return np.empty(newshape, x.dtype)
+
+    def build(p):
+        return ops.reshape(p, axes_const(newshape), False)
+
+    return run1(("reshape", newshape), build, x)
+
+
+def transpose(x, axes):
+    axes = tuple(int(a) for a in axes)
+    if type(x) is np.ndarray:  # eager: a layout change, on the host (as reshape)
+        return np.transpose(x, axes).copy()
+    shape = np.shape(x)
+    if np.size(x) == 0:
+        return np.empty(tuple(shape[a] for a in axes), x.dtype)
+
+    def build(p):
+        return ops.transpose(p, axes_const(axes))
+
+    return run1(("transpose", axes), build, x)
+
+
+def concatenate(xs, axis):
+    xs = list(xs)
+    shapes = [np.shape(x) for x in xs]
+    out = list(shapes[0])
+    out[axis] = builtins.sum(s[axis] for s in shapes)
+    dtype = xs[0].dtype
+    if 0 in out:
+        return np.empty(tuple(out), dtype)
+    parts = [x for x in xs if np.size(x)]
+    if len(parts) == 1:
+        return _copy(parts[0])
+
+    def build(*ps):
+        return ops.concat(list(ps), axis)
+
+    return run1(("concatenate", axis), build, *parts)
+
+
+def broadcast_to(x, shape):
+    shape = tuple(int(d) for d in shape)
+    np.broadcast_shapes(np.shape(x), shape)  # validates
+    if 0 in shape:
+        return np.empty(shape, x.dtype)
+    if shape == np.shape(x):
+        # nothing to broadcast; OpenVINO's Broadcast of a 0-d tensor to () crashes the process
+        return _copy(x)
+
+    def build(p):
+        return ops.broadcast(p, axes_const(shape))
+
+    return run1(("broadcast_to", shape), build, x)
+
+
+def take(x, indices, axis):
+    shape = tuple(np.shape(x))
+    ishape = tuple(np.shape(indices))
+    if axis is None:
+        n = int(np.size(x))
+        out = ishape
+    else:
+        n = shape[axis]
+        out = shape[:axis] + ishape + shape[axis + 1:]
+    if 0 in out:
+        if n == 0 and np.size(indices):
+            raise IndexError("take: cannot do a non-empty take from an empty axis")
+        return np.empty(out, x.dtype)
+
+    def build(p, i):
+        ax = axis
+        if axis is None:
+            p = ops.reshape(p, axes_const([-1]), False)
+            ax = 0
+        # indices outside [-n, n) read 0: polyops' policy under a trace (eagerly core raised
+        # on them); Gather itself reads whatever lies there on the CPU
+        i = _conv(i, _I32)
+        bad = ops.logical_or(ops.less(i, const(-n, _I32)), ops.greater_equal(i, const(n, _I32)))
+        g = ops.gather(p, ops.select(bad, const(0, _I32), i), const(ax, T.i64))
+        rest = len(out) - ax - len(ishape)
+        bad = ops.reshape(bad, axes_const([1] * ax + list(ishape) + [1] * rest), False)
+        return ops.select(bad, ops.convert_like(const(0, _I32), g), g)
+
+    return run1(("take", axis), build, x, indices)
+
+
+# ===== linear algebra ===============================================================
+
+
+def _matmul_plan(a, b):
+    a2 = (1,) + a if len(a) == 1 else a
+    b2 = b + (1,) if len(b) == 1 else b
+    batch = np.broadcast_shapes(a2[:-2], b2[:-2])
+    out = batch + ((a2[-2],) if len(a) > 1 else ()) + ((b2[-1],) if len(b) > 1 else ())
+    return a2, b2, batch, out
+
+
+def matmul(x1, x2):
+    a, b = tuple(np.shape(x1)), tuple(np.shape(x2))
+    a2, b2, batch, out = _matmul_plan(a, b)
+    if a2[-1] != b2[-2]:
+        raise ValueError(f"matmul: mismatched inner dims for shapes {a} and {b}")
+    if 0 in out or a2[-1] == 0:
+        return np.zeros(out, x1.dtype)
+    if _kind(x1) == "f":
+        def build(p1, p2):
+            t = etype(p1)
+            return _conv(ops.matmul(_up(p1), _up(p2), False, False), t)
+
+        return run1(("matmul",), build, x1, x2)
+
+    m, k, n = a2[-2], a2[-1], b2[-1]
+    limbs = math.prod(batch) * m * n * k > _TREE_MATMUL_MAX
+
+    def build_int(p1, p2):
+        t = etype(p1)
+        A = ops.reshape(_up(p1), axes_const(a2), False)
+        B = ops.reshape(_up(p2), axes_const(b2), False)
+        if limbs:
+            r = _limb_matmul(_conv(A, _I32), _conv(B, _I32), m, k, n)
+            return _conv(ops.reshape(r, axes_const(out), False), t)
+        nb = len(b2)
+        B = ops.transpose(B, axes_const(list(range(nb - 2)) + [nb - 1, nb - 2]))
+        A = ops.unsqueeze(A, const(len(a2) - 1, T.i64))  # (..., m, 1, k)
+        B = ops.unsqueeze(B, const(nb - 2, T.i64))  # (..., 1, n, k)
+        prod_ = ops.multiply(A, B)
+        full_shape = batch + (m, n, k)
+        r = _tree_reduce(prod_, full_shape, (len(full_shape) - 1,), out, ops.add, 0)
+        return _conv(r, t)
+
+    return run1(("matmul", "int", limbs), build_int, x1, x2)
+
+
+_TREE_MATMUL_MAX = 2**18  # elements of the (..., m, n, k) product the tree path builds
+
+
+def _limb_matmul(A, B, m, k, n):
+    """Exact wrapping int32 matmul in f32 MatMuls: operands split in 8-bit limbs,
+    k in chunks of 256, so every f32 partial sum stays below 2**24."""
+
+    def split(x):
+        out = []
+        for i in range(4):
+            v = ops.bitwise_right_shift(x, const(8 * i, _I32)) if i else x
+            if i < 3:
+                v = ops.bitwise_and(v, const(255, _I32))
+            out.append(ops.convert(v, _F32))
+        return out
+
+    total = None
+    for start in range(0, k, 256):
+        stop = builtins.min(k, start + 256)
+        Ac = A if stop - start == k else _slice(A, [start], [stop], [-1])
+        Bc = B if stop - start == k else _slice(B, [start], [stop], [-2])
+        stacked = ops.matmul(ops.concat(split(Ac), -2), ops.concat(split(Bc), -1), False, False)
+        P = ops.convert(stacked, _I32)  # (..., 4m, 4n): every limb product, exact
+        for i in range(4):
+            for j in range(4 - i):  # limb pairs of weight >= 2**32 vanish
+                blk = _slice(P, [i * m, j * n], [(i + 1) * m, (j + 1) * n], [-2, -1])
+                if i + j:
+                    blk = ops.multiply(blk, const(2 ** (8 * (i + j)), _I32))
+                total = blk if total is None else ops.add(total, blk)
+    return total
+
+
+def _einsum_parse(subscripts, shapes):
+    s = subscripts.replace(" ", "")
+    ins, arrow, out = s.partition("->")
+    terms = ins.split(",")
+    used = {c for c in s if c.isalpha()}
+    pool = [c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in used]
+    n_ell = 0
+    for term, shape in zip(terms, shapes):
+        if "..." in term:
+            n_ell = _bmax(n_ell, len(shape) - (len(term) - 3))
+    ell = pool[:n_ell]
+    labels = []
+    for term, shape in zip(terms, shapes):
+        if "..." in term:
+            pre, _, post = term.partition("...")
+            k = len(shape) - len(pre) - len(post)
+            labels.append(list(pre) + ell[n_ell - k:] + list(post))
+        else:
+            labels.append(list(term))
+    if arrow:
+        pre, e, post = out.partition("...")
+        out_labels = list(pre) + (ell if e else []) + list(post)
+    else:
+        counts: dict = {}
+        for term in terms:
+            for c in term.replace(".", ""):
+                counts[c] = counts.get(c, 0) + 1
+        out_labels = ell + sorted(c for c, k in counts.items() if k == 1)
+    dims: dict = {}
+    for labs, shape in zip(labels, shapes):
+        for c, d in zip(labs, shape):
+            if dims.get(c, 1) == 1:
+                dims[c] = d
+    return labels, out_labels, dims
+
+
+def _einsum_generic(params, labels, shapes, out_labels, dims, out_shape):
+    """Einsum by diagonal gathers, broadcast products and an exact tree sum."""
+    order = list(out_labels)
+    for labs in labels:
+        for c in labs:
+            if c not in order:
+                order.append(c)
+    prod_ = None
+    for p, labs, shape in zip(params, labels, shapes):
+        p = _up(p)
+        labs, shape = list(labs), list(shape)
+        while len(set(labs)) < len(labs):  # a repeated label: take the diagonal
+            c = next(c for c in labs if labs.count(c) > 1)
+            i = labs.index(c)
+            j = labs.index(c, i + 1)
+            others = [k for k in range(len(labs)) if k not in (i, j)]
+            d = shape[i]
+            p = ops.transpose(p, axes_const(others + [i, j]))
+            p = ops.reshape(p, axes_const([shape[k] for k in others] + [d * d]), False)
+            p = ops.gather(p, axes_const(np.arange(d) * (d + 1)), const(len(others), T.i64))
+            labs = [labs[k] for k in others] + [c]
+            shape = [shape[k] for k in others] + [d]
+        present = [c for c in order if c in labs]
+        perm = [labs.index(c) for c in present]
+        if perm != list(range(len(perm))):
+            p = ops.transpose(p, axes_const(perm))
+        target = [shape[labs.index(c)] if c in labs else 1 for c in order]
+        p = ops.reshape(p, axes_const(target), False)
+        prod_ = p if prod_ is None else ops.multiply(prod_, p)
+    full_shape = tuple(dims[c] for c in order)
+    prod_ = ops.broadcast(prod_, axes_const(full_shape))
+    n_out = len(out_labels)
+    if len(order) == n_out:
+        return ops.reshape(prod_, axes_const(out_shape), False)
+    return _tree_reduce(prod_, full_shape, tuple(range(n_out, len(order))), out_shape, ops.add, 0)
+
+
+def einsum(subscripts, *operands):
+    shapes = [tuple(np.shape(o)) for o in operands]
+    labels, out_labels, dims = _einsum_parse(subscripts, shapes)
+    out_shape = tuple(dims[c] for c in out_labels)
+    dtype = operands[0].dtype
+    if builtins.any(np.size(o) == 0 for o in operands):
+        return np.zeros(out_shape, dtype)
+    same_dims = builtins.all(
+        d == dims[c] for labs, shape in zip(labels, shapes) for c, d in zip(labs, shape)
+    )
+    use_native = _kind(operands[0]) == "f" and same_dims
+    equation = ",".join("".join(labs) for labs in labels) + "->" + "".join(out_labels)
+
+    def build(*ps):
+        t = etype(ps[0])
+        if use_native:
+            return _conv(ops.einsum([_up(p) for p in ps], equation), t)
+        r = _einsum_generic(ps, labels, shapes, out_labels, dims, out_shape)
+        return _conv(r, t)
+
+    return run1(("einsum", equation, use_native), build, *operands)

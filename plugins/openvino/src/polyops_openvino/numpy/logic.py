@@ -1,0 +1,128 @@
+"""OpenVINO kernels of ``polyops.ops.numpy.logic``: float predicates, nan_to_num,
+bitwise ops and shifts, and view (a host bit cast)."""
+
+from __future__ import annotations
+
+import numpy as np
+import openvino as ov
+
+from .._graph import BF16, T, const, etype, is_lazy, ops
+from .._graph import copy as _copy
+from ..core import _np_dtype
+from ._common import _F32, _UNSIGNED, _conv, _ew, _kind, _lt, _up
+
+
+# ===== bitwise ops, shifts, bit views ===============================================
+
+
+def _bitwise(name, int_fn, bool_fn):
+    def build(a, b):
+        return bool_fn(a, b) if etype(a) == T.boolean else int_fn(a, b)
+
+    key = (name,)
+
+    def kernel(x, y):
+        return _ew(key, build, x.dtype, x, y)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+bitwise_and = _bitwise("bitwise_and", ops.bitwise_and, ops.logical_and)
+bitwise_or = _bitwise("bitwise_or", ops.bitwise_or, ops.logical_or)
+bitwise_xor = _bitwise("bitwise_xor", ops.bitwise_xor, ops.logical_xor)
+
+
+def _invert_build(x):
+    return ops.logical_not(x) if etype(x) == T.boolean else ops.bitwise_not(x)
+
+
+def bitwise_invert(x):
+    return _ew(("bitwise_invert",), _invert_build, x.dtype, x)
+
+
+def _shift(name, fn, sign_fill):
+    """Shifts with NumPy's result for counts >= the bit width (C leaves them undefined)."""
+
+    def build(a, b):
+        t = etype(a)
+        bits = a.get_output_element_type(0).bitwidth if isinstance(a, ov.Node) else t.bitwidth
+        count = ops.minimum(ops.maximum(b, const(0, t)), const(bits - 1, t))
+        out = fn(a, count)
+        if sign_fill and t not in _UNSIGNED:
+            return out  # a count of bits - 1 already gives the sign fill
+        return ops.select(ops.logical_not(_lt(b, const(bits, t))), const(0, t), out)
+
+    key = (name,)
+
+    def kernel(x, y):
+        return _ew(key, build, x.dtype, x, y)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+left_shift = _shift("left_shift", ops.bitwise_left_shift, False)
+right_shift = _shift("right_shift", ops.bitwise_right_shift, True)
+
+
+def view(x, dtype):
+    """A bit cast needs no model: eager OpenVINO tensors are host arrays, reinterpreted here."""
+    if is_lazy(x):
+        return x.view(dtype)  # raises TracedValueError: no bitcast node to record
+    return np.array(x, order="C").view(_np_dtype(dtype))  # a C-ordered copy (0-d stays 0-d)
+
+
+# ===== float predicates =============================================================
+
+
+def _fconst(value, t):
+    """``value`` rounded once to the float type ``t`` (as NumPy casts a Python float)."""
+    with np.errstate(over="ignore"):
+        if t == T.bf16:
+            return ops.convert(const(np.asarray(np.asarray(value, BF16), np.float32), _F32), t)
+        return const(value, t)
+
+
+def _float_pred(name, fn, other):
+    """A float predicate node ``fn``; ``other`` for ints and bools (no model needed)."""
+    def build(x):
+        return fn(_up(x))
+
+    key = (name,)
+
+    def kernel(x):
+        if _kind(x) != "f":
+            return np.full(np.shape(x), other, np.bool_)
+        return _ew(key, build, np.bool_, x)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+isnan = _float_pred("isnan", ops.is_nan, False)
+isinf = _float_pred("isinf", ops.is_inf, False)
+isfinite = _float_pred("isfinite", ops.is_finite, True)
+
+
+def _nan_to_num_build(nan, posinf, neginf):
+    def build(x):
+        t = etype(x)
+        u = _up(x)
+        ut = etype(u)
+
+        def c(v):  # v rounded once to x's dtype, then exact in the compute type
+            return _conv(_fconst(v, t), ut) if t != ut else _fconst(v, t)
+
+        out = ops.select(ops.is_nan(u), c(nan), u)
+        out = ops.select(ops.equal(u, const(np.inf, ut)), c(posinf), out)
+        out = ops.select(ops.equal(u, const(-np.inf, ut)), c(neginf), out)
+        return _conv(out, t)
+
+    return build
+
+
+def nan_to_num(x, nan, posinf, neginf):
+    if _kind(x) != "f":
+        return _copy(x)
+    return _ew(("nan_to_num", repr((nan, posinf, neginf))), _nan_to_num_build(nan, posinf, neginf), x.dtype, x)

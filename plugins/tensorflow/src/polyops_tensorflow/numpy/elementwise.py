@@ -1,0 +1,241 @@
+"""TensorFlow kernels of ``polyops.ops.numpy.elementwise``: transcendental and
+arithmetic functions (arcsin, log1p, hypot, fmod, gcd...).
+
+Half-precision floats compute in float32 and round once where tf lacks a half kernel
+or loses precision, as NumPy's own half-precision loops do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+
+from ._common import (
+    _F32,
+    _F64,
+    _FLOATS,
+    _HALF,
+    _INT32,
+    _INTS,
+    _UNSIGNED,
+    _host_view,
+    _ints,
+    _multiply,
+)
+from .base import abs, floor_divide, maximum, minimum, mod
+
+
+def arctan2(x1, x2):
+    if x1.dtype in (tf.bfloat16, tf.float16):  # no half kernels on CPU
+        return tf.cast(tf.math.atan2(tf.cast(x1, tf.float32), tf.cast(x2, tf.float32)), x1.dtype)
+    return tf.math.atan2(x1, x2)
+
+
+def _in_float32(fn):
+    """A float kernel that computes float16/bfloat16 in float32 and rounds once, as
+    NumPy's own half-precision loops do."""
+
+    def kernel(x):
+        d = x.dtype
+        if d in _HALF:
+            return tf.cast(fn(tf.cast(x, _F32)), d)
+        return fn(x)
+
+    kernel.__name__ = kernel.__qualname__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
+def _in_float32_2(fn):
+    def kernel(x1, x2):
+        d = x1.dtype
+        if d in _HALF:
+            return tf.cast(fn(tf.cast(x1, _F32), tf.cast(x2, _F32)), d)
+        return fn(x1, x2)
+
+    kernel.__name__ = kernel.__qualname__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
+fabs = tf.abs  # floats only (ints arrive as floatx, complex is rejected)
+
+
+def trunc(x):
+    if x.dtype not in _FLOATS:  # ints and bools are already whole
+        return x
+    return tf.where(tf.less(x, tf.zeros((), x.dtype)), tf.math.ceil(x), tf.floor(x))
+
+
+reciprocal = tf.math.reciprocal  # floats and complex
+expm1 = _in_float32(tf.math.expm1)
+log1p = _in_float32(tf.math.log1p)
+tan = _in_float32(tf.math.tan)
+arcsin = _in_float32(tf.math.asin)
+arccos = _in_float32(tf.math.acos)
+arctan = _in_float32(tf.math.atan)
+sinh = _in_float32(tf.math.sinh)
+cosh = _in_float32(tf.math.cosh)
+arcsinh = _in_float32(tf.math.asinh)
+arccosh = _in_float32(tf.math.acosh)
+arctanh = _in_float32(tf.math.atanh)
+
+
+def i0(x):
+    # Cephes' i0 in float64, as np.i0 (tf's float32 i0 overflows at |x| ~ 88.7, not ~91);
+    # i0(+-inf) is NaN, as NumPy
+    d = x.dtype
+    if d is _F64:
+        return tf.math.special.bessel_i0(x)
+    return tf.cast(tf.math.special.bessel_i0(tf.cast(x, _F64)), d)
+
+
+def _log_base(name, ln_base):
+    def kernel(x):
+        d = x.dtype
+        if d is _F64:
+            return tf.math.truediv(tf.math.log(x), tf.constant(ln_base, _F64))
+        # float64 keeps log(x) / ln(base) exact to the rounding of the result
+        # (log2(8) is 3, where float32 may give 2.9999998)
+        return tf.cast(tf.math.truediv(tf.math.log(tf.cast(x, _F64)), tf.constant(ln_base, _F64)), d)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+log2 = _log_base("log2", float(np.log(2.0)))
+log10 = _log_base("log10", float(np.log(10.0)))
+
+
+def exp2(x):
+    d = x.dtype
+    if d in _HALF:
+        return tf.cast(tf.pow(tf.constant(2.0, _F32), tf.cast(x, _F32)), d)
+    return tf.pow(tf.constant(2.0, d), x)
+
+
+def _logaddexp(scale):
+    def fn(x1, x2):
+        # max + log1p(exp(-|x1 - x2|)); equal operands (+-inf included) give x + log(2)
+        d = x1.dtype
+        delta = tf.abs(tf.subtract(x1, x2))
+        if scale is None:
+            tail = tf.math.log1p(tf.exp(tf.negative(delta)))
+            same = tf.add(x1, tf.constant(np.log(2.0), d))
+        else:
+            tail = tf.math.truediv(tf.math.log1p(tf.pow(tf.constant(2.0, d), tf.negative(delta))),
+                                   tf.constant(np.log(2.0), d))
+            same = tf.add(x1, tf.constant(1.0, d))
+        return tf.where(tf.equal(x1, x2), same, tf.add(tf.maximum(x1, x2), tail))
+
+    return fn
+
+
+logaddexp = _in_float32_2(_logaddexp(None))
+logaddexp.__name__ = logaddexp.__qualname__ = "logaddexp"
+logaddexp2 = _in_float32_2(_logaddexp(2))
+logaddexp2.__name__ = logaddexp2.__qualname__ = "logaddexp2"
+
+
+def hypot(x1, x2):
+    d = x1.dtype
+    a, b = tf.abs(x1), tf.abs(x2)
+    if d is _F64:  # scaled: sqrt of the squares would overflow
+        m, n = tf.maximum(a, b), tf.minimum(a, b)
+        q = tf.math.divide_no_nan(n, m)
+        r = tf.multiply(m, tf.sqrt(tf.add(tf.constant(1.0, d), tf.multiply(q, q))))
+    else:  # float64 squares cannot overflow or underflow for float32 and narrower
+        a64, b64 = tf.cast(a, _F64), tf.cast(b, _F64)
+        r = tf.cast(tf.sqrt(tf.add(tf.multiply(a64, a64), tf.multiply(b64, b64))), d)
+    inf = tf.logical_or(tf.math.is_inf(a), tf.math.is_inf(b))  # inf wins over NaN, as np.hypot
+    return tf.where(inf, tf.constant(np.inf, d), r)
+
+
+def heaviside(x1, x2):
+    d = x1.dtype
+    zero = tf.zeros((), d)
+    step = tf.where(tf.less(x1, zero), zero, tf.where(tf.greater(x1, zero), tf.ones((), d), x1))
+    return tf.where(tf.equal(x1, zero), x2, step)
+
+
+def _nan_ignoring(fn):
+    def kernel(x1, x2):
+        r = fn(x1, x2)
+        if x1.dtype not in _FLOATS:
+            return r
+        return tf.where(tf.math.is_nan(x2), x1, tf.where(tf.math.is_nan(x1), x2, r))
+
+    kernel.__name__ = kernel.__qualname__ = "f" + fn.__name__[:3]
+    return kernel
+
+
+fmax = _nan_ignoring(maximum)
+fmin = _nan_ignoring(minimum)
+
+# dtypes tf.truncatemod lacks -> the dtype to compute in
+_TRUNCMOD_WORK = {tf.int8: _INT32, tf.int16: _INT32, tf.bfloat16: _F32, tf.float16: _F32}
+
+
+def fmod(x1, x2):
+    d = x1.dtype
+    if d in _UNSIGNED:  # non-negative operands: truncated == floored
+        return mod(x1, x2)
+    work = _TRUNCMOD_WORK.get(d)
+    if work is not None:  # exact: the remainder fits both dtypes
+        return tf.cast(fmod(tf.cast(x1, work), tf.cast(x2, work)), d)
+    if d in _INTS:  # x % 0 is 0 (tf raises an InternalError there)
+        h2 = _host_view(x2)
+        if h2 is not None and h2.all():
+            return tf.truncatemod(x1, x2)
+        zero = tf.equal(x2, tf.zeros((), d))
+        out = tf.truncatemod(x1, tf.where(zero, tf.ones((), d), x2))
+        return tf.where(zero, tf.zeros((), d), out)
+    return _float_fmod(x1, x2)
+
+
+@tf.custom_gradient
+def _float_fmod(x1, x2):
+    """C's fmod (NaN for x % 0 and inf % y, x for x % inf), with the gradient tf lacks for
+    TruncateMod: x1 - trunc(x1 / x2) * x2 gives 1 in x1 and -trunc(x1 / x2) in x2."""
+    out = tf.truncatemod(x1, x2)
+
+    def grad(g):
+        d = x1 / x2  # trunc(x1 / x2), as jax's and torch's gradients of fmod
+        q = tf.where(d < 0, tf.math.ceil(d), tf.math.floor(d))
+        s1, s2 = tf.shape(x1), tf.shape(x2)
+        r1, r2 = tf.raw_ops.BroadcastGradientArgs(s0=s1, s1=s2)
+        return (tf.reshape(tf.reduce_sum(g * tf.ones_like(out), r1), s1),
+                tf.reshape(tf.reduce_sum(-g * q, r2), s2))
+
+    return out, grad
+
+
+def _broadcast_pair(x1, x2):
+    s1, s2 = x1.shape, x2.shape
+    if s1.is_fully_defined() and s2.is_fully_defined():
+        shape = tf.broadcast_static_shape(s1, s2)
+        if shape == s1 and shape == s2:
+            return x1, x2
+        shape = _ints(shape.as_list())
+    else:
+        shape = tf.broadcast_dynamic_shape(tf.shape(x1), tf.shape(x2))
+    return tf.broadcast_to(x1, shape), tf.broadcast_to(x2, shape)
+
+
+def gcd(x1, x2):
+    """Euclid's algorithm on |x1|, |x2|, iterating while any pair is unfinished."""
+    a, b = _broadcast_pair(abs(x1), abs(x2))
+    zero, one = tf.zeros((), a.dtype), tf.ones((), a.dtype)
+
+    def step(a, b):
+        live = tf.not_equal(b, zero)
+        r = tf.math.floormod(a, tf.where(live, b, one))
+        return tf.where(live, b, a), tf.where(live, r, zero)
+
+    a, _ = tf.while_loop(lambda a, b: tf.reduce_any(tf.not_equal(b, zero)), step, (a, b))
+    return abs(a)  # an INT_MIN operand can leave INT_MIN, as NumPy
+
+
+def lcm(x1, x2):
+    return _multiply(floor_divide(abs(x1), gcd(x1, x2)), abs(x2))  # lcm(0, 0) = 0 // 0 = 0
+
+
+divide_no_nan = tf.math.divide_no_nan  # 0 where x2 == 0, NaN or inf x1 included

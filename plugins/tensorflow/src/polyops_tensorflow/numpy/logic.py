@@ -1,0 +1,178 @@
+"""TensorFlow kernels of ``polyops.ops.numpy.logic``: bitwise ops and shifts, bit views,
+predicates (isnan, signbit...), closeness, complex parts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+
+from ..core import TF_DTYPES
+from ._common import _BOOL, _COMPLEX, _F32, _FLOATS, _HALF, _INT32, _INT64, _UNSIGNED, _np_scalar
+
+# ===== bitwise ops, shifts, bit views ================================================
+
+
+def _bitwise(int_fn, bool_fn):
+    def kernel(x, y):
+        return bool_fn(x, y) if x.dtype == _BOOL else int_fn(x, y)
+
+    return kernel
+
+
+bitwise_and = _bitwise(tf.bitwise.bitwise_and, tf.logical_and)
+bitwise_or = _bitwise(tf.bitwise.bitwise_or, tf.logical_or)
+bitwise_xor = _bitwise(tf.bitwise.bitwise_xor, tf.math.logical_xor)
+
+
+def bitwise_invert(x):
+    return tf.logical_not(x) if x.dtype == _BOOL else tf.bitwise.invert(x)
+
+
+def _shift(fn, sign_fill):
+    """Shifts with NumPy's result for counts >= the bit width (C leaves them undefined)."""
+
+    def kernel(x, y):
+        bits = x.dtype.size * 8
+        out = fn(x, tf.clip_by_value(y, tf.zeros((), y.dtype), tf.constant(bits - 1, y.dtype)))
+        if sign_fill and x.dtype not in _UNSIGNED:
+            return out  # a count of bits - 1 already gives the sign fill
+        return tf.where(y >= bits, tf.zeros((), x.dtype), out)
+
+    return kernel
+
+
+left_shift = _shift(tf.bitwise.left_shift, False)
+right_shift = _shift(tf.bitwise.right_shift, True)
+
+
+def view(x, dtype):
+    """NumPy's ``x.view(dtype)`` with tf.bitcast (which adds or drops a trailing dim)."""
+    target = TF_DTYPES[dtype]
+    if x.dtype == target:
+        return x
+    src = tf.uint8 if x.dtype == _BOOL else x.dtype
+    dst = tf.uint8 if target == _BOOL else target
+    x = tf.cast(x, src) if src != x.dtype else x
+    a, b = src.size, dst.size
+    shape = x.shape.as_list()
+    if a > b:
+        out = tf.reshape(tf.bitcast(x, dst), shape[:-1] + [shape[-1] * (a // b)])
+    elif a < b:
+        out = tf.bitcast(tf.reshape(x, shape[:-1] + [shape[-1] * a // b, b // a]), dst)
+    else:
+        out = tf.bitcast(x, dst)
+    return tf.cast(out, target) if dst != target else out
+
+
+# ===== predicates, closeness, complex parts =========================================
+
+logical_xor = tf.math.logical_xor
+
+
+def _parts_test(float_fn, combine, other):
+    """A predicate: ``float_fn`` on floats, ``combine`` of it on a complex number's two
+    parts (NumPy's rule), the constant ``other`` for ints and bools."""
+
+    def kernel(x):
+        d = x.dtype
+        if d in _FLOATS:
+            return float_fn(x)
+        if d in _COMPLEX:
+            return combine(float_fn(tf.math.real(x)), float_fn(tf.math.imag(x)))
+        return tf.fill(tf.shape(x), tf.constant(other, _BOOL))
+
+    kernel.__name__ = kernel.__qualname__ = float_fn.__name__.replace("_", "")
+    return kernel
+
+
+isnan = _parts_test(tf.math.is_nan, tf.logical_or, False)
+isinf = _parts_test(tf.math.is_inf, tf.logical_or, False)
+isfinite = _parts_test(tf.math.is_finite, tf.logical_and, True)
+
+
+def _is_signed_inf(value, name):
+    def kernel(x):
+        if x.dtype in _FLOATS:
+            return tf.equal(x, tf.constant(value, x.dtype))
+        return tf.zeros(tf.shape(x), _BOOL)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+isposinf = _is_signed_inf(np.inf, "isposinf")
+isneginf = _is_signed_inf(-np.inf, "isneginf")
+
+
+def isreal(x):
+    if x.dtype in _COMPLEX:
+        return tf.equal(tf.math.imag(x), tf.zeros((), x.dtype.real_dtype))
+    return tf.ones(tf.shape(x), _BOOL)
+
+
+_SIGN_BITS = {tf.bfloat16: tf.int16, tf.float16: tf.int16, tf.float32: _INT32, tf.float64: _INT64}
+
+
+def signbit(x):
+    d = x.dtype
+    if d is _BOOL:
+        return tf.zeros(tf.shape(x), _BOOL)
+    bits = _SIGN_BITS.get(d)
+    if bits is None:  # ints
+        return tf.less(x, tf.zeros((), d))
+    return tf.less(tf.bitcast(x, bits), tf.zeros((), bits))  # -0.0 and negative NaNs too
+
+
+def isclose(x1, x2, rtol, atol, equal_nan):
+    d = x1.dtype
+    if d in _HALF:
+        x1, x2 = tf.cast(x1, _F32), tf.cast(x2, _F32)
+    # |x1 - x2| <= atol + rtol * |x2| where x2 is finite, or x1 == x2 (inf == inf);
+    # complex magnitudes as np.isclose (a NaN or inf part makes |x2| NaN or inf)
+    abs2 = tf.abs(x2)
+    rd = abs2.dtype
+    within = tf.less_equal(tf.abs(tf.subtract(x1, x2)),
+                           tf.add(tf.multiply(abs2, tf.constant(rtol, rd)), tf.constant(atol, rd)))
+    out = tf.logical_or(tf.logical_and(within, tf.less(abs2, tf.constant(np.inf, rd))), tf.equal(x1, x2))
+    if equal_nan:
+        out = tf.logical_or(out, tf.logical_and(tf.not_equal(x1, x1), tf.not_equal(x2, x2)))
+    return out
+
+
+def allclose(x1, x2, rtol, atol, equal_nan):
+    return tf.reduce_all(isclose(x1, x2, rtol, atol, equal_nan))
+
+
+def nan_to_num(x, nan, posinf, neginf):
+    d = x.dtype
+    if d in _COMPLEX:  # each part on its own, as NumPy
+        return tf.complex(nan_to_num(tf.math.real(x), nan, posinf, neginf),
+                          nan_to_num(tf.math.imag(x), nan, posinf, neginf))
+    if d not in _FLOATS:
+        return x
+    # the replacement values as NumPy converts them to x's dtype (overflow gives inf)
+    out = tf.where(tf.math.is_nan(x), _np_scalar(nan, d), x)
+    out = tf.where(tf.equal(x, tf.constant(np.inf, d)), _np_scalar(posinf, d), out)
+    return tf.where(tf.equal(x, tf.constant(-np.inf, d)), _np_scalar(neginf, d), out)
+
+
+def real(x):
+    return tf.math.real(x) if x.dtype in _COMPLEX else x
+
+
+def imag(x):
+    return tf.math.imag(x) if x.dtype in _COMPLEX else tf.zeros_like(x)
+
+
+def conjugate(x):
+    return tf.math.conj(x) if x.dtype in _COMPLEX else x
+
+
+def angle(x):
+    d = x.dtype
+    if d in _COMPLEX:
+        return tf.math.angle(x)  # atan2(imag, real)
+    # pi where the sign bit is set (-0.0 included, as np.arctan2(0, -0.0)), NaN stays
+    out = tf.where(signbit(x), tf.constant(np.pi, d), tf.zeros((), d))
+    return tf.where(tf.math.is_nan(x), x, out)

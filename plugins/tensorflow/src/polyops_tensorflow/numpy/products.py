@@ -1,0 +1,87 @@
+"""TensorFlow kernels of ``polyops.ops.numpy.products``: tensor products, slogdet and
+the windows (computed on the host by NumPy).
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+import tensorflow as tf
+
+from ..core import NP_DTYPES, TF_DTYPES
+from ._common import _COMPLEX, _INT32, _ints, _multiply, _narrow, _widen
+from .base import einsum
+
+_LETTERS = "abcdefghijklmnopqrstuvwxy"  # einsum labels; "z" is kept for contractions
+
+
+def outer(x1, x2):
+    return _multiply(tf.reshape(x1, _ints((-1, 1))), tf.reshape(x2, _ints((1, -1))))
+
+
+def kron(x1, x2):
+    a, b = x1.shape.as_list(), x2.shape.as_list()
+    nd = builtins.max(len(a), len(b))
+    a, b = [1] * (nd - len(a)) + a, [1] * (nd - len(b)) + b
+    p = _multiply(tf.reshape(x1, _ints([d for s in a for d in (s, 1)])),
+                 tf.reshape(x2, _ints([d for s in b for d in (1, s)])))
+    return tf.reshape(p, _ints([s * t for s, t in zip(a, b)]))
+
+
+def inner(x1, x2):
+    ra, rb = x1.shape.rank, x2.shape.rank
+    if ra == 0 or rb == 0:
+        return _multiply(x1, x2)
+    la, lb = _LETTERS[: ra - 1], _LETTERS[ra - 1: ra + rb - 2]
+    return _narrow(einsum(f"{la}z,{lb}z->{la}{lb}", _widen(x1), _widen(x2)), x1.dtype)
+
+
+def vdot(x1, x2):
+    d = x1.dtype
+    if d in _COMPLEX:
+        x1 = tf.math.conj(x1)
+    a, b = tf.reshape(_widen(x1), _ints((-1,))), tf.reshape(_widen(x2), _ints((-1,)))
+    return _narrow(einsum("i,i->", a, b), d)
+
+
+def tensordot(x1, x2, axes):
+    a1, a2 = axes
+    r1, r2 = x1.shape.rank, x2.shape.rank
+    if not a1:  # no contraction: an outer product
+        return _multiply(tf.reshape(x1, tf.concat([tf.shape(x1), tf.ones((r2,), _INT32)], 0)), x2)
+    d = x1.dtype
+    l1 = _LETTERS[:r1]
+    l2 = list(_LETTERS[r1: r1 + r2])
+    for i, j in zip(a1, a2):
+        l2[j] = l1[i]
+    out = "".join(c for i, c in enumerate(l1) if i not in a1)
+    out += "".join(c for j, c in enumerate(l2) if j not in a2)
+    return _narrow(einsum(f"{l1},{''.join(l2)}->{out}", _widen(x1), _widen(x2)), d)
+
+
+def slogdet(x):
+    d = x.dtype
+    sign, logdet = tf.linalg.slogdet(_widen(x))  # LU with partial pivoting, as LAPACK
+    if d not in _COMPLEX:
+        sign = tf.add(sign, tf.zeros((), sign.dtype))  # a singular matrix's sign is +0.0
+    return _narrow(sign, d), _narrow(logdet, d)
+
+
+def _window(np_fn):
+    def kernel(x, *args):
+        from polyops import config
+
+        dtype = config.floatx()
+        return tf.constant(np_fn(x, *args).astype(NP_DTYPES[dtype]), TF_DTYPES[dtype])
+
+    kernel.__name__ = kernel.__qualname__ = np_fn.__name__
+    return kernel
+
+
+# NumPy's own windows, computed on the host in float64 (x and beta are Python numbers)
+bartlett = _window(np.bartlett)
+blackman = _window(np.blackman)
+hamming = _window(np.hamming)
+hanning = _window(np.hanning)
+kaiser = _window(np.kaiser)

@@ -1,0 +1,389 @@
+"""PyTorch kernels of `polyops.ops.numpy.base`: creation, arithmetic, comparisons,
+reductions, shape, matmul/einsum.
+
+Kernels take the op's arguments positionally; tensors arrive as torch tensors
+already promoted, reduction axes canonical (None or a sorted tuple of
+non-negative ints), dtypes as canonical strings.  A kernel keeps the input
+dtype unless the op says otherwise.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import torch
+
+from polyops import standardize_dtype
+
+from .._compat import is_compiling as _is_compiling
+from ..core import TORCH_DTYPES
+from ._common import (_HALF, _WIDER_BOOL, _flip_dims, _int_division, _max, _min, _out_shape,
+                      _product, _valid_index, _widen, _widened)
+
+
+# ===== creation =====================================================================
+
+
+def full(shape, fill_value, dtype):
+    td = TORCH_DTYPES[dtype]
+    try:
+        return torch.full(shape, fill_value, dtype=td)
+    except RuntimeError:
+        # torch refuses values that overflow the dtype (1e300 -> bfloat16 is inf
+        # in numpy); fill in the widest dtype of the kind and cast.
+        wide = torch.complex128 if isinstance(fill_value, complex) else (
+            torch.float64 if isinstance(fill_value, float) else torch.int64)
+        return torch.full(shape, fill_value, dtype=wide).to(td)
+
+
+def arange(start, stop, step, dtype):
+    td = TORCH_DTYPES[dtype]
+    n = builtins.max(0, math.ceil((stop - start) / step))
+    exact = td.is_floating_point or type(start) is type(step) is int
+    if n and exact:
+        try:
+            out = torch.arange(start, stop, step, dtype=td)
+        except RuntimeError:  # no arange for the dtype (bool, wide unsigned ints)
+            pass
+        else:
+            if out.shape[0] == n:  # torch's float rounding may add or drop one
+                return out
+    if td.is_floating_point or td.is_complex:
+        return (torch.arange(n, dtype=torch.float64) * step + start).to(td)
+    # numpy casts start and start + step to the int dtype (truncating), and
+    # steps by their difference: arange(0.5, 3, 1, dtype=int32) is 0, 1, 2.
+    first = int(start)
+    delta = int(start + step) - first
+    return (torch.arange(n, dtype=torch.int64) * delta + first).to(td)
+
+
+# ===== elementwise primitives =======================================================
+
+
+def abs(x):
+    try:
+        return torch.abs(x)
+    except RuntimeError:
+        if x.dtype in _WIDER_BOOL:  # bool and unsigned: abs is the identity
+            return x
+        raise
+
+
+negative = _widened(torch.negative)
+exp = torch.exp
+log = torch.log
+sqrt = torch.sqrt
+sin = torch.sin
+cos = torch.cos
+tanh = torch.tanh
+floor = torch.floor
+ceil = torch.ceil
+square = _widened(torch.square)
+
+
+def _sign(x):
+    if x.is_floating_point():
+        return torch.where(torch.isnan(x), x, torch.sign(x))  # torch.sign(nan) is 0
+    return torch.sgn(x) if x.is_complex() else torch.sign(x)
+
+
+sign = _widened(_sign)
+
+
+def round(x, decimals):
+    if x.is_floating_point() or x.is_complex():
+        return torch.round(x, decimals=decimals) if decimals else torch.round(x)
+    if decimals >= 0 or x.dtype == torch.bool:
+        return x
+    # numpy rounds integers to tens, hundreds... in float64, half to even.
+    scale = 10.0 ** -decimals
+    return (torch.round(x.to(torch.float64) / scale) * scale).to(x.dtype)
+
+
+add = _widened(torch.add)
+subtract = _widened(torch.subtract)
+multiply = _widened(torch.multiply)
+divide = torch.true_divide
+
+
+def _floor_div(x1, x2):
+    return torch.div(x1, x2, rounding_mode="floor")
+
+
+def _float_divmod(x1, x2):
+    """NumPy's divmod (``npy_divmod``, which eager torch also uses) for floats, spelled
+    out for compiled graphs: inductor lowers floor division to ``floor(a / b)`` and
+    remainder to ``a - b * floor(a / b)``, which differ where an operand is infinite."""
+    mod = torch.fmod(x1, x2)
+    div = (x1 - mod) / x2
+    adj = (mod != 0) & ((x2 < 0) != (mod < 0))
+    mod = torch.where(adj, mod + x2, mod)
+    div = torch.where(adj, div - 1, div)
+    mod = torch.where(mod == 0, torch.copysign(torch.zeros_like(mod), x2), mod)
+    fl = torch.floor(div)
+    fl = torch.where(div - fl > 0.5, fl + 1, fl)
+    ratio = x1 / x2
+    fl = torch.where(div == 0, torch.copysign(torch.zeros_like(fl), ratio), fl)
+    return torch.where(x2 == 0, ratio, fl), mod
+
+
+def _spelled_out(index, fn, x1, x2):
+    """Division where eager CPU torch cannot be relied on: under torch.compile (see
+    `_float_divmod`; integer x // 0 raises inside the graph) and for integers on an
+    accelerator (CUDA returns garbage for x // 0 where the CPU raises)."""
+    if x1.is_floating_point():
+        if not _is_compiling():
+            return fn(x1, x2)
+        if x1.dtype in _HALF:  # eager torch computes half floats in float32, rounding once
+            return _float_divmod(x1.float(), x2.float())[index].to(x1.dtype)
+        return _float_divmod(x1, x2)[index]
+    if x1.is_complex():
+        return fn(x1, x2)
+    return _int_division(fn, x1, x2)
+
+
+def floor_divide(x1, x2):
+    if _is_compiling() or not x1.is_cpu:
+        return _spelled_out(0, _floor_div, x1, x2)
+    try:
+        return _floor_div(x1, x2)
+    except RuntimeError:
+        if x1.is_floating_point() or x1.is_complex():
+            raise
+    return _int_division(_floor_div, x1, x2)
+
+
+def mod(x1, x2):
+    if _is_compiling() or not x1.is_cpu:
+        return _spelled_out(1, torch.remainder, x1, x2)
+    try:
+        return torch.remainder(x1, x2)
+    except RuntimeError:
+        if x1.is_floating_point() or x1.is_complex():
+            raise
+    return _int_division(torch.remainder, x1, x2)
+
+
+power = _widened(torch.pow, _WIDER_BOOL)
+maximum = _widened(torch.maximum)
+minimum = _widened(torch.minimum)
+clip = _widened(torch.clamp)
+
+
+# ===== comparison and logic =========================================================
+
+equal = _widened(torch.eq)
+not_equal = _widened(torch.ne)
+less = _widened(torch.lt)
+less_equal = _widened(torch.le)
+greater = _widened(torch.gt)
+greater_equal = _widened(torch.ge)
+logical_and = torch.logical_and
+logical_or = torch.logical_or
+logical_not = torch.logical_not
+where = _widened(torch.where)
+
+
+# ===== reductions ===================================================================
+# torch reads dim=() as "all dims"; numpy's axis=() reduces nothing.
+
+
+def _sum(x, axis, keepdims):
+    if axis == ():
+        return x
+    # dtype= keeps int32 from widening to int64.
+    return torch.sum(x, dim=axis, keepdim=keepdims, dtype=x.dtype)
+
+
+sum = _widened(_sum)
+
+
+def _prod(x, axis, keepdims, dtype):
+    if axis is None:
+        out = torch.prod(x, dtype=x.dtype)
+        return out.reshape((1,) * x.ndim) if keepdims else out
+    # torch.prod takes one dim: reduce from the last so the others stay put.
+    for a in reversed(axis):
+        x = torch.prod(x, a, keepdim=keepdims, dtype=x.dtype)
+    return x
+
+
+prod = _widened(_prod)
+
+
+max = _widened(_max)
+min = _widened(_min)
+
+
+def argmax(x, axis, keepdims):
+    try:
+        out = torch.argmax(x, dim=axis, keepdim=keepdims)
+    except RuntimeError:  # bool and wide unsigned ints
+        out = torch.argmax(_widen(x, _WIDER_BOOL), dim=axis, keepdim=keepdims)
+    return out.to(torch.int32)
+
+
+def argmin(x, axis, keepdims):
+    try:
+        out = torch.argmin(x, dim=axis, keepdim=keepdims)
+    except RuntimeError:
+        out = torch.argmin(_widen(x, _WIDER_BOOL), dim=axis, keepdim=keepdims)
+    return out.to(torch.int32)
+
+
+def all(x, axis, keepdims):
+    if axis == ():
+        return x
+    return torch.all(x, dim=axis, keepdim=keepdims)
+
+
+def any(x, axis, keepdims):
+    if axis == ():
+        return x
+    return torch.any(x, dim=axis, keepdim=keepdims)
+
+
+def mean(x, axis, keepdims):
+    if axis == ():
+        return x
+    return torch.mean(x, dim=axis, keepdim=keepdims)
+
+
+def _empty_moment(x, axis, keepdims):
+    """NaN of the reduced shape: torch warns on an empty reduction, NumPy gives NaN."""
+    return torch.full(_out_shape(x.shape, axis, keepdims), float("nan"), dtype=x.dtype)
+
+
+def var(x, axis, keepdims):
+    if axis == ():
+        return torch.square(x - x)  # 0, or nan for inf and nan
+    if x.numel() == 0:
+        return _empty_moment(x, axis, keepdims)
+    return torch.var(x, dim=axis, correction=0, keepdim=keepdims)
+
+
+def std(x, axis, keepdims):
+    if axis == ():
+        return torch.abs(x - x)
+    if x.numel() == 0:
+        return _empty_moment(x, axis, keepdims)
+    return torch.std(x, dim=axis, correction=0, keepdim=keepdims)
+
+
+# ===== shape ========================================================================
+
+reshape = torch.reshape
+transpose = torch.permute
+
+
+def concatenate(xs, axis):
+    return torch.cat(xs, dim=axis)
+
+
+def stack(x, axis):
+    return torch.stack(x, dim=axis)
+
+
+broadcast_to = torch.broadcast_to
+
+
+def expand_dims(x, axis):
+    if not isinstance(axis, (tuple, list)):
+        return torch.unsqueeze(x, axis)
+    ndim = x.ndim + len(axis)
+    axes = {a % ndim for a in axis}
+    dims = iter(x.shape)
+    return x.reshape(tuple(1 if i in axes else next(dims) for i in range(ndim)))
+
+
+def squeeze(x, axis):
+    if axis is None:
+        return torch.squeeze(x)
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    # torch skips dims that are not 1 where numpy refuses; core runs the op's
+    # rule on a kernel failure, which names the problem.
+    if builtins.any(x.shape[a] != 1 for a in axes):
+        raise ValueError(f"squeeze: axis {axis} is not of size 1 in shape {tuple(x.shape)}")
+    return torch.squeeze(x, axes)
+
+
+def flip(x, axis):
+    if axis is None:
+        dims = tuple(range(x.ndim))
+    else:
+        dims = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    return _flip_dims(x, dims)
+
+
+def take(x, indices, axis):
+    # Advanced indexing at ``axis`` has np.take's shape and wraps negative indices.
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    if _is_compiling():  # traced: out-of-range indices read 0 (eagerly core raised)
+        indices, valid = _valid_index(indices, x.shape[axis])
+        out = x[(slice(None),) * axis + (indices,)]
+        valid = valid.reshape((1,) * axis + valid.shape + (1,) * (x.ndim - axis - 1))
+        return torch.where(valid, out, torch.zeros((), dtype=out.dtype, device=out.device))
+    return x[(slice(None),) * axis + (indices,)]
+
+
+def get_item(x, key):
+    try:
+        return x[key]
+    except ValueError:  # torch slices take no negative step
+        return _get_item_flipped(x, key)
+
+
+def _get_item_flipped(x, key):
+    # Flip the axes that a negative step walks backwards, and slice forwards.
+    key = key if isinstance(key, tuple) else (key,)
+    used = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    out, flips, axis = [], [], 0
+    for k in key:
+        if k is Ellipsis:
+            axis += x.ndim - used
+        elif k is not None:
+            if isinstance(k, slice) and k.step is not None and k.step < 0:
+                r = range(*k.indices(x.shape[axis]))
+                first = x.shape[axis] - 1 - r.start
+                k = slice(first, first - len(r) * r.step, -r.step) if len(r) else slice(0, 0)
+                flips.append(axis)
+            axis += 1
+        out.append(k)
+    return _flip_dims(x, flips)[tuple(out)]
+
+
+def zeros_like(x, dtype):
+    if dtype is None:
+        return torch.zeros_like(x)
+    return torch.zeros_like(x, dtype=TORCH_DTYPES[standardize_dtype(dtype)])
+
+
+def ones_like(x, dtype):
+    if dtype is None:
+        return torch.ones_like(x)
+    return torch.ones_like(x, dtype=TORCH_DTYPES[standardize_dtype(dtype)])
+
+
+# ===== linear algebra ===============================================================
+
+
+def matmul(x1, x2):
+    return _product(torch.matmul, x1, x2)
+
+
+def _dot(x1, x2):
+    if x1.ndim == 0 or x2.ndim == 0:
+        return torch.mul(x1, x2)
+    if x1.ndim == 1 or x2.ndim == 1:
+        return torch.matmul(x1, x2)
+    return torch.tensordot(x1, x2, dims=([x1.ndim - 1], [x2.ndim - 2]))
+
+
+def dot(x1, x2):
+    return _product(_dot, x1, x2)
+
+
+def einsum(subscripts, *operands):
+    return _product(torch.einsum, subscripts.replace(" ", ""), *operands)

@@ -1,0 +1,132 @@
+"""PyTorch kernels of `polyops.ops.numpy.elementwise`: transcendental and arithmetic
+functions (arcsin, log1p, ldexp, gcd...).
+
+Floats arrive in the result dtype; torch's float16/bfloat16 CPU kernels compute in
+float32 and round once, as NumPy's own loops do.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._common import _F64, _int_division, _widened
+
+
+# ===== float functions ==============================================================
+
+arctan2 = torch.atan2
+
+
+fabs = torch.abs
+
+
+def trunc(x):
+    return torch.trunc(x) if x.is_floating_point() else x
+
+
+reciprocal = torch.reciprocal
+expm1 = torch.expm1
+log1p = torch.log1p
+exp2 = torch.exp2
+log2 = torch.log2
+log10 = torch.log10
+logaddexp = torch.logaddexp
+logaddexp2 = torch.logaddexp2
+tan = torch.tan
+arcsin = torch.asin
+arccos = torch.acos
+arctan = torch.atan
+sinh = torch.sinh
+cosh = torch.cosh
+arcsinh = torch.asinh
+arccosh = torch.acosh
+arctanh = torch.atanh
+deg2rad = torch.deg2rad
+rad2deg = torch.rad2deg
+sinc = torch.sinc
+
+
+def i0(x):
+    # In float64 (torch's float32 i0 is off by an ulp at 0 and overflows before
+    # the result): i0e(x) * exp(|x|/2)**2 stays finite up to the overflow threshold;
+    # i0(+-inf) is NaN (0 * inf), as NumPy.
+    w = x.to(_F64)
+    h = torch.exp(torch.abs(w) * 0.5)
+    return (torch.special.i0e(w) * h * h).to(x.dtype)
+
+hypot = torch.hypot  # inf if either is +-inf, even with a NaN
+
+
+def heaviside(x1, x2):
+    # torch.heaviside has no derivative; as selects, autograd gives the true one (0 in x1,
+    # the cotangent in x2 where x1 == 0)
+    x2 = x2.to(x1.dtype)
+    out = torch.where(x1 > 0, torch.ones_like(x2), torch.where(x1 < 0, torch.zeros_like(x2), x2))
+    return torch.where(torch.isnan(x1), x1, out)  # NumPy: NaN for NaN
+
+
+def ldexp(x1, x2):
+    if x1.dtype == _F64:
+        # three factors 2**k, each finite (the reference's split): rounding as NumPy's
+        n = torch.clamp(x2, -2200, 2200).to(torch.int64)
+        n1 = torch.div(n, 3, rounding_mode="floor")
+        n2 = torch.div(n - n1, 2, rounding_mode="floor")
+        out = x1
+        for k in (n1, n2, n - n1 - n2):
+            out = out * torch.exp2(k.to(_F64))
+        return out
+    # x1 * 2**n is exact in float64 (or 0 / inf where x1's dtype would be too): round once
+    n = torch.clamp(x2, -1000, 1000).to(_F64)
+    return (x1.to(_F64) * torch.exp2(n)).to(x1.dtype)
+
+
+# ===== NaN-ignoring extrema, integer functions, division ============================
+
+
+def _nan_ignoring(fn, x1, x2):
+    if x1.dtype == torch.bool:
+        return (torch.logical_or if fn is torch.fmax else torch.logical_and)(x1, x2)
+    return fn(x1, x2)
+
+
+def _fmax(x1, x2):
+    return _nan_ignoring(torch.fmax, x1, x2)
+
+
+def _fmin(x1, x2):
+    return _nan_ignoring(torch.fmin, x1, x2)
+
+
+fmax = _widened(_fmax)
+fmin = _widened(_fmin)
+
+
+def fmod(x1, x2):
+    if x1.is_floating_point():
+        return torch.fmod(x1, x2)  # C's fmod: NaN for x / 0 and inf / y, x for x / inf
+    return _int_division(torch.fmod, x1, x2)  # integer x / 0 is 0; torch raises
+
+
+def _gcd(x1, x2):
+    # torch leaves a negative gcd for an INT_MIN operand (gcd(INT_MIN, 6) is -2); abs of
+    # INT_MIN wraps, so gcd(INT_MIN, 0) stays INT_MIN, as NumPy
+    return torch.abs(torch.gcd(x1, x2))
+
+
+gcd = _widened(_gcd)
+
+
+def _lcm(x1, x2):
+    # |x1| // gcd * |x2| wrapping (torch.lcm takes abs of the wrapped product)
+    g = _gcd(x1, x2)
+    zero = g == 0
+    q = torch.div(torch.abs(x1), torch.where(zero, 1, g), rounding_mode="floor")
+    return torch.where(zero, 0, q * torch.abs(x2))
+
+
+lcm = _widened(_lcm)
+
+
+def divide_no_nan(x1, x2):
+    zero = x2 == 0
+    return torch.where(zero, 0, x1 / torch.where(zero, 1, x2))

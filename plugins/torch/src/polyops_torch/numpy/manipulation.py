@@ -1,0 +1,116 @@
+"""PyTorch kernels of `polyops.ops.numpy.manipulation`: rearranging, joining and
+splitting (ravel, rot90, roll, tile, split, hstack...)."""
+
+from __future__ import annotations
+
+import torch
+
+from ._common import _flip_dims, _moving, _widened
+
+
+# ===== rearranging ==================================================================
+
+
+def ravel(x):
+    return x.reshape(-1)  # 0-d gives (1,)
+
+
+def fliplr(x):
+    return _flip_dims(x, (1,))
+
+
+def flipud(x):
+    return _flip_dims(x, (0,))
+
+
+swapaxes = torch.swapaxes
+
+
+def moveaxis(x, source, destination):
+    return torch.movedim(x, source, destination)
+
+
+def _rot90(array, k, axes):
+    return torch.rot90(array, k, list(axes))
+
+
+rot90 = _moving(_rot90)
+
+
+# ===== joining ======================================================================
+
+
+def append(x1, x2, axis):
+    if axis is None:
+        return torch.cat([x1.reshape(-1), x2.reshape(-1)])
+    return torch.cat([x1, x2], axis)
+
+
+# NumPy's lifting (atleast_1d / 2d / 3d, column vectors) is torch's too
+hstack = torch.hstack
+vstack = torch.vstack
+dstack = torch.dstack
+column_stack = torch.column_stack
+
+
+# ===== differences and repeats ======================================================
+
+
+def _diff(a, n, axis):
+    if n == 0:
+        return a
+    return torch.diff(a, n, axis)  # bool: xor, which is NumPy's not_equal
+
+
+diff = _widened(_diff)
+
+
+def repeat(x, repeats, axis):
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    if isinstance(repeats, tuple):
+        repeats = torch.tensor(repeats, dtype=torch.int64)
+    return torch.repeat_interleave(x, repeats, axis)
+
+
+def tile(x, repeats):
+    return torch.tile(x, repeats)  # NumPy's leading 1s on either side
+
+
+def roll(x, shift, axis):
+    if axis is None:
+        return torch.roll(x, shift)  # the flattened x, shape restored
+    return torch.roll(x, shift, axis)
+
+
+# ===== splitting ====================================================================
+
+
+def _split(x, indices_or_sections, axis):
+    if isinstance(indices_or_sections, int):
+        # equal pieces where they divide; else NumPy's array_split sizes
+        return list(torch.tensor_split(x, indices_or_sections, axis))
+    lead = (slice(None),) * axis
+    points = (0, *indices_or_sections)
+    ends = (*indices_or_sections, x.shape[axis])
+    return [x[lead + (slice(a, b),)] for a, b in zip(points, ends)]
+
+
+def split(x, indices_or_sections, axis):
+    return _split(x, indices_or_sections, axis)
+
+
+def array_split(x, indices_or_sections, axis):
+    return _split(x, indices_or_sections, axis)
+
+
+def hsplit(x, indices_or_sections):
+    return _split(x, indices_or_sections, 1 if x.ndim > 1 else 0)
+
+
+def vsplit(x, indices_or_sections):
+    return _split(x, indices_or_sections, 0)
+
+
+def dsplit(x, indices_or_sections):
+    return _split(x, indices_or_sections, 2)

@@ -1,0 +1,139 @@
+"""PyTorch kernels of `polyops.ops.numpy.products`: tensor products, trapezoid,
+slogdet, window functions."""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import torch
+
+from ..core import TORCH_DTYPES
+from ._common import _F32, _F64, _HALF, _product, _tensors, _widened
+
+
+# ===== products =====================================================================
+
+
+def _in_float32(fn):
+    """``fn`` computed in float32 for float16/bfloat16 operands (sums accumulate in float32)."""
+
+    def kernel(*args):
+        dtype = next(_tensors(args)).dtype
+        if dtype not in _HALF:
+            return fn(*args)
+        out = fn(*[a.to(_F32) if isinstance(a, torch.Tensor) else a for a in args])
+        if isinstance(out, tuple):
+            return tuple(o.to(dtype) for o in out)
+        return out.to(dtype)
+
+    return kernel
+
+
+def outer(x1, x2):
+    return _widened(torch.outer)(x1.reshape(-1), x2.reshape(-1))
+
+
+kron = _widened(torch.kron)
+
+
+def _inner(x1, x2):
+    if x1.ndim == 0 or x2.ndim == 0:
+        return _widened(torch.mul)(x1, x2)
+    return _product(torch.inner, x1, x2)
+
+
+inner = _in_float32(_inner)
+
+
+def _vdot(x1, x2):
+    a, b = x1.reshape(-1), x2.reshape(-1)
+    if a.is_complex():
+        return torch.vdot(a, b)
+    return _product(torch.dot, a, b)
+
+
+vdot = _in_float32(_vdot)
+
+
+def _tensordot(x1, x2, axes):
+    a1, a2 = axes
+    if not a1:  # no contraction: an outer product, no sums
+        return _widened(torch.mul)(x1.reshape(tuple(x1.shape) + (1,) * x2.ndim), x2)
+    return _product(torch.tensordot, x1, x2, (list(a1), list(a2)))
+
+
+tensordot = _in_float32(_tensordot)
+
+
+def _trapezoid(y, x, dx, axis):
+    n = y.shape[axis]
+    m = builtins.max(n - 1, 0)
+    hi, lo = y.narrow(axis, builtins.min(n, 1), m), y.narrow(axis, 0, m)
+    if x is None:
+        d = dx
+    else:
+        xa = 0 if x.ndim == 1 else axis
+        d = torch.diff(x, dim=xa)
+        if x.ndim == 1 and y.ndim > 1:
+            d = d.reshape(tuple(d.shape[0] if i == axis else 1 for i in range(y.ndim)))
+    # NumPy's sum of d * (y[i+1] + y[i]) / 2 (torch.trapezoid factors dx out: inf - inf)
+    return torch.sum(d * (hi + lo) / 2.0, dim=axis)
+
+
+trapezoid = _in_float32(_trapezoid)
+
+
+def _slogdet(x):
+    if x.shape[-1] == 0:
+        batch = x.shape[:-2]
+        return torch.ones(batch, dtype=x.dtype), torch.zeros(batch, dtype=x.dtype)
+    sign, logdet = torch.linalg.slogdet(x)
+    return sign + 0.0, logdet  # a singular matrix gives sign -0.0
+
+
+slogdet = _in_float32(_slogdet)
+
+
+# ===== windows ======================================================================
+# Window functions: NumPy's formulas, in float64 as NumPy computes them.
+
+
+def _window(x, fn):
+    from polyops import config
+
+    dtype = TORCH_DTYPES[config.floatx()]
+    if x <= 1:
+        return torch.ones((builtins.max(x, 0),), dtype=dtype)
+    n = torch.arange(1 - x, x, 2, dtype=_F64)
+    return fn(n, x).to(dtype)
+
+
+def bartlett(x):
+    return _window(x, lambda n, m: torch.where(n <= 0, 1 + n / (m - 1), 1 - n / (m - 1)))
+
+
+def blackman(x):
+    return _window(x, lambda n, m: 0.42 + 0.5 * torch.cos(math.pi * n / (m - 1))
+                   + 0.08 * torch.cos(2.0 * math.pi * n / (m - 1)))
+
+
+def hamming(x):
+    return _window(x, lambda n, m: 0.54 + 0.46 * torch.cos(math.pi * n / (m - 1)))
+
+
+def hanning(x):
+    return _window(x, lambda n, m: 0.5 + 0.5 * torch.cos(math.pi * n / (m - 1)))
+
+
+def kaiser(x, beta):
+    beta = builtins.abs(beta)
+
+    def fn(n, m):
+        # I0(beta r) / I0(beta) with the scaled i0e, so a large beta cannot overflow
+        alpha = (m - 1) / 2.0
+        r = torch.sqrt(torch.clamp(1 - (torch.arange(m, dtype=_F64) - alpha) ** 2 / alpha**2, min=0))
+        i0e = torch.special.i0e
+        return i0e(beta * r) / i0e(torch.tensor(beta, dtype=_F64)) * torch.exp(beta * (r - 1))
+
+    return _window(x, fn)
