@@ -27,6 +27,18 @@ def to_numpy(x):
     return polyops.ops.convert_to_numpy(x)
 
 
+def tensor(values, dtype="float32"):
+    """``values`` (lists, numpy data) as a tensor of the current backend, cast by numpy.
+
+    ``dtype=None`` keeps the values' own numpy dtype, 64-bit ones too (where
+    ``ops.convert_to_tensor`` would demote them and turn Python floats into floatx).
+    """
+    values = np.asarray(values)
+    if dtype is None:
+        dtype = polyops.standardize_dtype(values.dtype)
+    return polyops.ops.convert_to_tensor(values.astype(dtype), dtype)
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)

@@ -15,13 +15,11 @@ import pytest
 import polyops
 from polyops import SymbolicTensor, ops
 
+from conftest import to_numpy
+
 RNG = np.random.default_rng(0)
 XS = RNG.normal(size=(5, 3)).astype(np.float32)
 WS = RNG.normal(size=(5,)).astype(np.float32)
-
-
-def _np(x):
-    return np.asarray(ops.convert_to_numpy(x))
 
 
 def _tree_np(tree):
@@ -29,7 +27,7 @@ def _tree_np(tree):
         return {k: _tree_np(v) for k, v in tree.items()}
     if isinstance(tree, (list, tuple)):
         return type(tree)(_tree_np(v) for v in tree)
-    return None if tree is None else _np(tree)
+    return None if tree is None else to_numpy(tree)
 
 
 # ----- scan ------------------------------------------------------------------------------
@@ -81,8 +79,8 @@ def test_scan_tuple_carry_and_no_xs(backend):
         init = (ops.convert_to_tensor(0, "int32"), ops.convert_to_tensor(1, "int32"))
         carry, ys = ops.scan(fib, init, length=10)
         assert isinstance(carry, tuple) and len(carry) == 2
-        assert [int(_np(c)) for c in carry] == [55, 89]
-        np.testing.assert_array_equal(_np(ys), [0, 1, 1, 2, 3, 5, 8, 13, 21, 34])
+        assert [int(to_numpy(c)) for c in carry] == [55, 89]
+        np.testing.assert_array_equal(to_numpy(ys), [0, 1, 1, 2, 3, 5, 8, 13, 21, 34])
         assert ops.dtype(ys) == "int32"
 
 
@@ -95,8 +93,8 @@ def test_scan_reverse_order_of_steps(backend):
     with polyops.use_backend(backend):
         carry, ys = ops.scan(concat_digit, ops.convert_to_tensor(0, "int32"),
                              np.array([1, 2, 3], np.int32), reverse=True)
-        assert int(_np(carry)) == 321
-        np.testing.assert_array_equal(_np(ys), [32, 3, 0])
+        assert int(to_numpy(carry)) == 321
+        np.testing.assert_array_equal(to_numpy(ys), [32, 3, 0])
 
 
 def test_scan_length_zero(backend):
@@ -107,10 +105,10 @@ def test_scan_length_zero(backend):
 
     with polyops.use_backend(backend):
         carry, ys = ops.scan(step, ops.ones((), "float32"), np.zeros((0, 4), np.float32))
-        assert float(_np(carry)) == 1.0
+        assert float(to_numpy(carry)) == 1.0
         assert tuple(ops.shape(ys)) == (0, 4) and ops.dtype(ys) == "int32"
         carry, ys = ops.scan(lambda c, x: (c + 1.0, c), ops.zeros((2,)), length=0)
-        np.testing.assert_array_equal(_np(carry), [0.0, 0.0])
+        np.testing.assert_array_equal(to_numpy(carry), [0.0, 0.0])
         assert tuple(ops.shape(ys)) == (0, 2) and ops.dtype(ys) == "float32"
 
 
@@ -140,8 +138,8 @@ def test_map_nested(backend):
     with polyops.use_backend(backend):
         out = ops.map(lambda d: (ops.sum(d["x"]) * d["w"], d["x"][0]), {"x": XS, "w": WS})
         assert isinstance(out, tuple) and len(out) == 2
-        np.testing.assert_allclose(_np(out[0]), XS.sum(1) * WS, rtol=1e-5, atol=1e-6)
-        np.testing.assert_array_equal(_np(out[1]), XS[:, 0])
+        np.testing.assert_allclose(to_numpy(out[0]), XS.sum(1) * WS, rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(to_numpy(out[1]), XS[:, 0])
 
 
 def test_vectorized_map_matches_map(backend):
@@ -149,8 +147,8 @@ def test_vectorized_map_matches_map(backend):
         return ops.softmax(row) * ops.max(row)
 
     with polyops.use_backend(backend):
-        v = _np(ops.vectorized_map(f, XS))
-        m = _np(ops.map(f, XS))
+        v = to_numpy(ops.vectorized_map(f, XS))
+        m = to_numpy(ops.map(f, XS))
     e = np.exp(XS - XS.max(1, keepdims=True))
     np.testing.assert_allclose(v, e / e.sum(1, keepdims=True) * XS.max(1, keepdims=True), rtol=1e-5)
     np.testing.assert_allclose(v, m, rtol=1e-6)
@@ -181,14 +179,14 @@ def test_cond_and_switch_with_tensor_predicates(backend):
         for pred, want in ((True, x * 2), (False, -x)):
             out = ops.cond(ops.convert_to_tensor(pred), lambda: ops.multiply(x, 2.0),
                            lambda: ops.negative(x))
-            np.testing.assert_allclose(_np(out), want, rtol=1e-6)
+            np.testing.assert_allclose(to_numpy(out), want, rtol=1e-6)
         out = ops.cond(ops.sum(x) > 1e9, lambda: {"a": ops.zeros((2,))}, lambda: {"a": ops.ones((2,))})
         assert isinstance(out, dict)
-        np.testing.assert_array_equal(_np(out["a"]), [1.0, 1.0])
+        np.testing.assert_array_equal(to_numpy(out["a"]), [1.0, 1.0])
         branches = [lambda a, b: a + b, lambda a, b: a - b, lambda a, b: a * b]
         for i, want in ((0, x + 1), (1, x - 1), (2, x), (5, x), (-3, x + 1)):
             out = ops.switch(ops.convert_to_tensor(i, "int32"), branches, x, np.float32(1.0))
-            np.testing.assert_allclose(_np(out), want, rtol=1e-6, err_msg=f"index {i}")
+            np.testing.assert_allclose(to_numpy(out), want, rtol=1e-6, err_msg=f"index {i}")
 
 
 def test_branch_mismatch_is_a_type_error():
@@ -216,33 +214,33 @@ def test_while_loop_structures(backend):
     with polyops.use_backend(backend):
         i, acc = ops.while_loop(lambda i, a: i < 10, lambda i, a: (i + 1, a * 2),
                                 (ops.convert_to_tensor(0, "int32"), ops.ones((2,))))
-        assert int(_np(i)) == 10
-        np.testing.assert_array_equal(_np(acc), [1024.0, 1024.0])
+        assert int(to_numpy(i)) == 10
+        np.testing.assert_array_equal(to_numpy(acc), [1024.0, 1024.0])
         out = ops.while_loop(lambda i, a: i < 10, lambda i, a: [i + 1, a * 2],
                              [ops.convert_to_tensor(0, "int32"), ops.ones((2,))],
                              maximum_iterations=3)
-        assert isinstance(out, list) and int(_np(out[0])) == 3
-        np.testing.assert_array_equal(_np(out[1]), [8.0, 8.0])
+        assert isinstance(out, list) and int(to_numpy(out[0])) == 3
+        np.testing.assert_array_equal(to_numpy(out[1]), [8.0, 8.0])
         one = ops.while_loop(lambda v: ops.sum(v) < 50.0, lambda v: v * 3.0, ops.ones((2,)))
-        np.testing.assert_array_equal(_np(one), [27.0, 27.0])
+        np.testing.assert_array_equal(to_numpy(one), [27.0, 27.0])
         none = ops.while_loop(lambda v: ops.sum(v) < 0.0, lambda v: v * 3.0, ops.ones((2,)))
-        np.testing.assert_array_equal(_np(none), [1.0, 1.0])
+        np.testing.assert_array_equal(to_numpy(none), [1.0, 1.0])
 
 
 def test_fori_loop_bounds_and_structures(backend):
     with polyops.use_backend(backend):
         total = ops.fori_loop(2, 7, lambda i, v: v + ops.convert_to_tensor(i, "int32"),
                               ops.convert_to_tensor(0, "int32"))
-        assert int(_np(total)) == 2 + 3 + 4 + 5 + 6
+        assert int(to_numpy(total)) == 2 + 3 + 4 + 5 + 6
         # tensor bounds and a dict value
         out = ops.fori_loop(ops.convert_to_tensor(0, "int32"), ops.convert_to_tensor(3, "int32"),
                             lambda i, d: {"x": d["x"] * 2.0, "n": d["n"] + 1},
                             {"x": ops.ones((2,)), "n": ops.convert_to_tensor(0, "int32")})
         assert isinstance(out, dict)
-        np.testing.assert_array_equal(_np(out["x"]), [8.0, 8.0])
-        assert int(_np(out["n"])) == 3
+        np.testing.assert_array_equal(to_numpy(out["x"]), [8.0, 8.0])
+        assert int(to_numpy(out["n"])) == 3
         # an empty range returns init_val
-        np.testing.assert_array_equal(_np(ops.fori_loop(5, 2, lambda i, v: v * 0.0, ops.ones((2,)))),
+        np.testing.assert_array_equal(to_numpy(ops.fori_loop(5, 2, lambda i, v: v * 0.0, ops.ones((2,)))),
                                       [1.0, 1.0])
 
 
@@ -301,7 +299,7 @@ def test_function_replays_a_graph_with_scan(backend):
     for n in (5, 2):
         data = XS[:n]
         with polyops.use_backend(backend):
-            c, y = (_np(t) for t in fn(data))
+            c, y = (to_numpy(t) for t in fn(data))
         want = np.cumsum(data, 0)
         prev = np.concatenate([np.zeros((1, 3), np.float32), want[:-1]])
         np.testing.assert_allclose(c, np.exp(want[-1]), rtol=1e-5)
@@ -362,7 +360,7 @@ def test_while_loop_inside_jit_equals_eager(backend):
     with polyops.use_backend(backend):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            got = [int(_np(jitted(ops.convert_to_tensor(n, "int32")))) for n in (27, 6)]
+            got = [int(to_numpy(jitted(ops.convert_to_tensor(n, "int32")))) for n in (27, 6)]
     assert got == [111, 8]
     for w in caught:
         assert backend == "torch" and issubclass(w.category, polyops.JitFallbackWarning), \
@@ -399,7 +397,7 @@ def test_loop_bodies_traced_once_under_jit(backend_name):
     xs = np.ones((50, 3), np.float32)
     with polyops.use_backend(backend_name):
         for _ in range(2):
-            c, w, f = (_np(t) for t in jitted(xs, np.ones((3,), np.float32)))
+            c, w, f = (to_numpy(t) for t in jitted(xs, np.ones((3,), np.float32)))
     np.testing.assert_allclose(c, [50.0] * 3)
     np.testing.assert_allclose(w, [1.01 ** 50] * 3, rtol=1e-5)
     np.testing.assert_allclose(f, [51.0] * 3)

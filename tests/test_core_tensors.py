@@ -11,12 +11,10 @@ import pytest
 import polyops
 from polyops import SymbolicTensor, ops
 
+from conftest import to_numpy
+
 DIFFERENTIATING = ("jax", "tensorflow", "torch")
 RNG = np.random.default_rng(0)
-
-
-def _np(x):
-    return np.asarray(ops.convert_to_numpy(x))
 
 
 # ----- scatter / scatter_update ---------------------------------------------------------------
@@ -25,16 +23,16 @@ def _np(x):
 def test_scatter_edge_cases(backend):
     with polyops.use_backend(backend):
         empty = ops.scatter(np.zeros((0, 1), np.int32), np.zeros((0, 2), np.float32), (3, 2))
-        np.testing.assert_array_equal(_np(empty), np.zeros((3, 2)))
+        np.testing.assert_array_equal(to_numpy(empty), np.zeros((3, 2)))
         assert ops.dtype(empty) == "float32"
         # bool values at a duplicated index OR together
         out = ops.scatter(np.array([[1], [1], [1]], np.int32), np.array([True, False, True]), (3,))
         assert ops.dtype(out) == "bool"
-        np.testing.assert_array_equal(_np(out), [False, True, False])
+        np.testing.assert_array_equal(to_numpy(out), [False, True, False])
         # int8 values keep their dtype; many duplicates add
         out = ops.scatter(np.zeros((40, 1), np.int32), np.ones((40,), np.int8), (2,))
         assert ops.dtype(out) == "int8"
-        np.testing.assert_array_equal(_np(out), [40, 0])
+        np.testing.assert_array_equal(to_numpy(out), [40, 0])
 
 
 def test_scatter_errors(backend):
@@ -57,20 +55,20 @@ def test_scatter_update_last_duplicate_wins(backend):
     updates = np.arange(n, dtype=np.float32)
     with polyops.use_backend(backend):
         out = ops.scatter_update(np.full((3,), -1.0, np.float32), np.zeros((n, 1), np.int32), updates)
-        np.testing.assert_array_equal(_np(out), [n - 1, -1, -1])
+        np.testing.assert_array_equal(to_numpy(out), [n - 1, -1, -1])
         idx = np.array([[0, 1], [1, 1], [0, -1], [0, 1]], np.int32)  # (0, 1) twice, last: 40
         out = ops.scatter_update(np.zeros((2, 2), np.int32), idx, np.array([10, 20, 30, 40], np.int32))
-        np.testing.assert_array_equal(_np(out), [[0, 40], [0, 20]])
+        np.testing.assert_array_equal(to_numpy(out), [[0, 40], [0, 20]])
 
 
 def test_scatter_update_edge_cases_and_errors(backend):
     x = RNG.normal(size=(4, 3)).astype(np.float32)
     with polyops.use_backend(backend):
         same = ops.scatter_update(x, np.zeros((0, 1), np.int32), np.zeros((0, 3), np.float32))
-        np.testing.assert_array_equal(_np(same), x)
+        np.testing.assert_array_equal(to_numpy(same), x)
         out = ops.scatter_update(x, np.array([[1], [1]], np.int32), np.ones((2, 3), np.float32),
                                  reduction="ADD")  # the reduction name is case-insensitive
-        np.testing.assert_allclose(_np(out)[1], x[1] + 2, rtol=1e-6)
+        np.testing.assert_allclose(to_numpy(out)[1], x[1] + 2, rtol=1e-6)
         with pytest.raises(ValueError, match="scatter_update"):
             ops.scatter_update(x, np.array([[1]], np.int32), np.ones((1, 3)), reduction="mean")
         with pytest.raises(ValueError, match="scatter_update"):
@@ -85,11 +83,11 @@ def test_scatter_update_edge_cases_and_errors(backend):
 def test_slice_edge_cases_and_errors(backend):
     x = np.arange(24, dtype=np.float32).reshape(4, 6)
     with polyops.use_backend(backend):
-        np.testing.assert_array_equal(_np(ops.slice(x, [0, 0], [4, 6])), x)
+        np.testing.assert_array_equal(to_numpy(ops.slice(x, [0, 0], [4, 6])), x)
         assert tuple(ops.shape(ops.slice(x, [2, 3], [0, 2]))) == (0, 2)
         # -1 with a start beyond the dim: the rest is empty
         assert tuple(ops.shape(ops.slice(x, [9, 0], [-1, 6]))) == (0, 6)
-        np.testing.assert_array_equal(_np(ops.slice(x, np.array([3, 5], np.int32), [2, 2])),
+        np.testing.assert_array_equal(to_numpy(ops.slice(x, np.array([3, 5], np.int32), [2, 2])),
                                       x[2:4, 4:6])  # clamped tensor starts
         with pytest.raises(ValueError, match="slice"):
             ops.slice(x, [0], [2, 2])  # one start per dim
@@ -104,10 +102,10 @@ def test_slice_edge_cases_and_errors(backend):
 def test_slice_update_edge_cases_and_errors(backend):
     x = np.zeros((3, 4), np.int32)
     with polyops.use_backend(backend):
-        np.testing.assert_array_equal(_np(ops.slice_update(x, [1, 1], np.zeros((0, 2), np.int32))), x)
+        np.testing.assert_array_equal(to_numpy(ops.slice_update(x, [1, 1], np.zeros((0, 2), np.int32))), x)
         full = ops.slice_update(x, [2, 2], np.ones((3, 4), np.float32))  # cast, start clamped to 0
         assert ops.dtype(full) == "int32"
-        np.testing.assert_array_equal(_np(full), np.ones((3, 4)))
+        np.testing.assert_array_equal(to_numpy(full), np.ones((3, 4)))
         with pytest.raises(ValueError, match="slice_update"):
             ops.slice_update(x, [0, 0], np.ones((4,), np.int32))  # rank
         with pytest.raises(ValueError, match="slice_update"):
@@ -156,7 +154,7 @@ def test_saturate_cast_nan_and_inf(backend, src, dst, want):
             pytest.skip(f"{backend} has no {src}")  # a backend declares its dtypes
         out = ops.saturate_cast(ops.convert_to_tensor(a, src), dst)
         assert ops.dtype(out) == dst
-        got = _np(out).astype(np.float64)
+        got = to_numpy(out).astype(np.float64)
     np.testing.assert_array_equal(got, np.array(want, np.float64))
 
 
@@ -168,10 +166,10 @@ def test_saturate_cast_errors():
 def test_cast_of_python_numbers(backend):
     """fori_loop's reference passes its index as a Python int: casting it must work."""
     with polyops.use_backend(backend):
-        assert float(_np(ops.cast(3, "float32"))) == 3.0
+        assert float(to_numpy(ops.cast(3, "float32"))) == 3.0
         assert ops.dtype(ops.cast(3, "float16")) == "float16"
-        assert int(_np(ops.cast(2.7, "int32"))) == 2
-        assert bool(_np(ops.cast(True, "float32")) == 1.0)
+        assert int(to_numpy(ops.cast(2.7, "int32"))) == 2
+        assert bool(to_numpy(ops.cast(True, "float32")) == 1.0)
 
 
 # ----- unstack / rearrange ----------------------------------------------------------------------
@@ -182,10 +180,10 @@ def test_unstack(backend):
     with polyops.use_backend(backend):
         parts = ops.unstack(x)
         assert isinstance(parts, list) and len(parts) == 2
-        np.testing.assert_array_equal(_np(parts[1]), x[1])
+        np.testing.assert_array_equal(to_numpy(parts[1]), x[1])
         parts = ops.unstack(x, axis=-1)
         assert len(parts) == 4 and tuple(ops.shape(parts[0])) == (2, 3)
-        np.testing.assert_array_equal(_np(parts[3]), x[..., 3])
+        np.testing.assert_array_equal(to_numpy(parts[3]), x[..., 3])
         assert len(ops.unstack(x, num=3, axis=1)) == 3
         with pytest.raises(ValueError, match="unstack"):
             ops.unstack(x, num=4, axis=1)
@@ -206,15 +204,15 @@ def test_rearrange_keras_examples(backend):
     """The examples of keras.ops.rearrange's docstring: reorder, merge, split with lengths."""
     x = RNG.normal(size=(4, 6, 5, 3)).astype(np.float32)
     with polyops.use_backend(backend):
-        y = _np(ops.rearrange(x, "b h w c -> b c h w"))
+        y = to_numpy(ops.rearrange(x, "b h w c -> b c h w"))
         np.testing.assert_array_equal(y, x.transpose(0, 3, 1, 2))
-        y = _np(ops.rearrange(x, "b h w c -> (b h) w c"))
+        y = to_numpy(ops.rearrange(x, "b h w c -> (b h) w c"))
         np.testing.assert_array_equal(y, x.reshape(24, 5, 3))
-        y = _np(ops.rearrange(x, "b (h1 h) w c -> (b h1) h w c", h1=2))
+        y = to_numpy(ops.rearrange(x, "b (h1 h) w c -> (b h1) h w c", h1=2))
         np.testing.assert_array_equal(y, x.reshape(4, 2, 3, 5, 3).reshape(8, 3, 5, 3))
-        y = _np(ops.rearrange(x, "b h w c -> b (c h w)"))
+        y = to_numpy(ops.rearrange(x, "b h w c -> b (c h w)"))
         np.testing.assert_array_equal(y, x.transpose(0, 3, 1, 2).reshape(4, 90))
-        y = _np(ops.rearrange(x, "b (h1 h2) w c -> b h2 (w h1) c", h2=3))
+        y = to_numpy(ops.rearrange(x, "b (h1 h2) w c -> b h2 (w h1) c", h2=3))
         want = x.reshape(4, 2, 3, 5, 3).transpose(0, 2, 3, 1, 4).reshape(4, 3, 10, 3)
         np.testing.assert_array_equal(y, want)
 
@@ -269,15 +267,15 @@ def test_custom_gradient(backend):
     x = np.array([1.0, 100.0], np.float32)
     y = np.array([2.0, -1.0], np.float32)
     with polyops.use_backend(backend):
-        np.testing.assert_allclose(_np(_log1pexp(x))[0], np.log1p(np.e), rtol=1e-6)
-        np.testing.assert_allclose(_np(_scaled_product(x, y)), x * y)
+        np.testing.assert_allclose(to_numpy(_log1pexp(x))[0], np.log1p(np.e), rtol=1e-6)
+        np.testing.assert_allclose(to_numpy(_scaled_product(x, y)), x * y)
         if backend not in DIFFERENTIATING:
             return
-        g = _np(polyops.grad(lambda t: ops.sum(_log1pexp(t)))(x))
+        g = to_numpy(polyops.grad(lambda t: ops.sum(_log1pexp(t)))(x))
         np.testing.assert_allclose(g, [1 / (1 + np.exp(-1.0)), 1.0], rtol=1e-6)  # not NaN at 100
         gx, gy = polyops.grad(lambda a, b: ops.sum(_scaled_product(a, b) * 2.0), argnums=(0, 1))(x, y)
-        np.testing.assert_allclose(_np(gx), 2.0 * 3.0 * y)
-        np.testing.assert_allclose(_np(gy), [2.0, 2.0])
+        np.testing.assert_allclose(to_numpy(gx), 2.0 * 3.0 * y)
+        np.testing.assert_allclose(to_numpy(gy), [2.0, 2.0])
 
 
 def test_custom_gradient_symbolic():

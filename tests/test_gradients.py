@@ -34,7 +34,7 @@ from polyops import ops
 from polyops.testing import RECORDS, expected, make_inputs
 from polyops.testing._check import call, outputs, specs, symbolic_call
 
-from conftest import BACKENDS
+from conftest import BACKENDS, tensor
 
 DIFFERENTIATING = [b for b in ("jax", "tensorflow", "torch") if b in BACKENDS]
 COTANGENT_SEED = 1234
@@ -175,10 +175,6 @@ def _complex_dtype(d) -> bool:
     return str(d).startswith("complex")
 
 
-def _t(a):
-    return ops.convert_to_tensor(a, "float32")
-
-
 class _Case:
     """One record's gradient problem: inputs, which are differentiated, the cotangents."""
 
@@ -218,9 +214,9 @@ class _Case:
             if cot is None:
                 continue
             if cot[0] == "complex":
-                total = total + ops.sum(ops.real(out) * _t(cot[1])) + ops.sum(ops.imag(out) * _t(cot[2]))
+                total = total + ops.sum(ops.real(out) * tensor(cot[1])) + ops.sum(ops.imag(out) * tensor(cot[2]))
             else:
-                total = total + ops.sum(ops.cast(out, "float32") * _t(cot[1]))
+                total = total + ops.sum(ops.cast(out, "float32") * tensor(cot[1]))
         return total
 
     def np_outputs(self, x64: list) -> list:

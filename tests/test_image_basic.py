@@ -11,13 +11,7 @@ import polyops
 from polyops import SymbolicTensor, ops
 from polyops.ops import image
 
-
-def _np(x):
-    return np.asarray(ops.convert_to_numpy(x))
-
-
-def _t(values, dtype="float32"):
-    return ops.convert_to_tensor(np.asarray(values, dtype=np.float32).astype(dtype), dtype)
+from conftest import tensor, to_numpy
 
 
 RNG = np.random.default_rng(7)
@@ -29,12 +23,12 @@ IMG = RNG.uniform(0, 1, (2, 6, 8, 3)).astype(np.float32)
 
 def test_hsv_round_trip_and_colorsys(backend):
     with polyops.use_backend(backend):
-        hsv = image.rgb_to_hsv(_t(IMG))
-        np.testing.assert_allclose(_np(image.hsv_to_rgb(hsv)), IMG, atol=1e-5)
+        hsv = image.rgb_to_hsv(tensor(IMG))
+        np.testing.assert_allclose(to_numpy(image.hsv_to_rgb(hsv)), IMG, atol=1e-5)
         want = np.array([colorsys.rgb_to_hsv(*p) for p in IMG.reshape(-1, 3)]).reshape(IMG.shape)
-        np.testing.assert_allclose(_np(hsv), want, atol=1e-5)
+        np.testing.assert_allclose(to_numpy(hsv), want, atol=1e-5)
         # hue wraps modulo 1
-        np.testing.assert_allclose(_np(image.hsv_to_rgb(_t([[[1.25, 1.0, 1.0]]]))),
+        np.testing.assert_allclose(to_numpy(image.hsv_to_rgb(tensor([[[1.25, 1.0, 1.0]]]))),
                                    [[colorsys.hsv_to_rgb(0.25, 1.0, 1.0)]], atol=1e-6)
 
 
@@ -44,9 +38,9 @@ def test_grayscale_dtypes_and_formats(backend):
         g = image.rgb_to_grayscale(u8)
         assert ops.dtype(g) == "uint8" and tuple(g.shape) == (2, 6, 8, 1)
         cf = image.rgb_to_grayscale(np.moveaxis(IMG, -1, 1), data_format="channels_first")
-        np.testing.assert_allclose(_np(cf)[:, 0], _np(image.rgb_to_grayscale(IMG))[..., 0], rtol=1e-6)
+        np.testing.assert_allclose(to_numpy(cf)[:, 0], to_numpy(image.rgb_to_grayscale(IMG))[..., 0], rtol=1e-6)
         one = IMG[..., :1]
-        np.testing.assert_array_equal(_np(image.rgb_to_grayscale(one)), one)
+        np.testing.assert_array_equal(to_numpy(image.rgb_to_grayscale(one)), one)
 
 
 def test_default_data_format_follows_config(backend):
@@ -91,11 +85,11 @@ def test_pad_then_crop_is_identity(backend):
     with polyops.use_backend(backend):
         p = image.pad_images(IMG, 1, 2, target_height=9, target_width=11)
         assert tuple(p.shape) == (2, 9, 11, 3)
-        assert float(_np(p)[:, 0].sum()) == 0.0
+        assert float(to_numpy(p)[:, 0].sum()) == 0.0
         c = image.crop_images(p, 1, 2, target_height=6, target_width=8)
-        np.testing.assert_array_equal(_np(c), IMG)
+        np.testing.assert_array_equal(to_numpy(c), IMG)
         c2 = image.crop_images(p, top_cropping=1, bottom_cropping=2, left_cropping=2, right_cropping=1)
-        np.testing.assert_array_equal(_np(c2), IMG)
+        np.testing.assert_array_equal(to_numpy(c2), IMG)
 
 
 def test_pad_crop_errors(backend):
@@ -133,18 +127,18 @@ def test_patches_round_trip_and_keras_shapes(backend):
     with polyops.use_backend(backend):
         p = image.extract_patches(IMG, (2, 4))
         assert tuple(p.shape) == (2, 3, 2, 24)
-        np.testing.assert_array_equal(_np(image.reconstruct_patches(p, (2, 4))), IMG)
+        np.testing.assert_array_equal(to_numpy(image.reconstruct_patches(p, (2, 4))), IMG)
         # the first patch's features: positions row-major, channels innermost
-        np.testing.assert_array_equal(_np(p)[0, 0, 0], IMG[0, :2, :4].reshape(-1))
+        np.testing.assert_array_equal(to_numpy(p)[0, 0, 0], IMG[0, :2, :4].reshape(-1))
         x = np.zeros((20, 20, 3), np.float32)
         assert tuple(image.extract_patches(x, (3, 3), (1, 1)).shape) == (18, 18, 27)
         v = np.arange(2 * 4 * 4 * 4 * 2, dtype=np.float32).reshape(2, 4, 4, 4, 2)
         p3 = image.extract_patches_3d(v, 2)
         assert tuple(p3.shape) == (2, 2, 2, 2, 16)
-        np.testing.assert_array_equal(_np(image.extract_patches(v, (2, 2, 2))), _np(p3))
-        np.testing.assert_array_equal(_np(image.reconstruct_patches(p3, (2, 2, 2))), v)
+        np.testing.assert_array_equal(to_numpy(image.extract_patches(v, (2, 2, 2))), to_numpy(p3))
+        np.testing.assert_array_equal(to_numpy(image.reconstruct_patches(p3, (2, 2, 2))), v)
         cf = image.extract_patches(np.moveaxis(IMG, -1, 1), 2, data_format="channels_first")
-        np.testing.assert_array_equal(np.moveaxis(_np(cf), 1, -1), _np(image.extract_patches(IMG, 2)))
+        np.testing.assert_array_equal(np.moveaxis(to_numpy(cf), 1, -1), to_numpy(image.extract_patches(IMG, 2)))
 
 
 def test_patches_same_padding_keeps_the_grid(backend):
@@ -152,7 +146,7 @@ def test_patches_same_padding_keeps_the_grid(backend):
         p = image.extract_patches(IMG, 3, strides=1, padding="same")
         assert tuple(p.shape) == (2, 6, 8, 27)
         # the centre tap of each patch is the pixel itself
-        np.testing.assert_array_equal(_np(p)[..., 4 * 3:5 * 3], IMG)
+        np.testing.assert_array_equal(to_numpy(p)[..., 4 * 3:5 * 3], IMG)
 
 
 def test_patches_errors(backend):
@@ -190,11 +184,11 @@ def test_patches_symbolic_unknown_dims():
 def test_gaussian_blur_properties(backend):
     with polyops.use_backend(backend):
         const = np.ones((1, 7, 7, 1), np.float32)
-        out = _np(image.gaussian_blur(const, kernel_size=3))
+        out = to_numpy(image.gaussian_blur(const, kernel_size=3))
         assert abs(out[0, 3, 3, 0] - 1.0) < 1e-6 and out[0, 0, 0, 0] < 1.0  # zero padding
         delta = np.zeros((9, 9, 1), np.float32)
         delta[4, 4] = 1
-        k = _np(image.gaussian_blur(delta, kernel_size=(3, 5), sigma=(1.0, 2.0)))[..., 0]
+        k = to_numpy(image.gaussian_blur(delta, kernel_size=(3, 5), sigma=(1.0, 2.0)))[..., 0]
         assert k[2:7, 3:6].sum() == pytest.approx(1.0, abs=1e-6)  # 5 rows x 3 columns
         assert k[2, 4] > 0 and k[4, 3] > 0 and k[4, 2] == 0 and k[1, 4] == 0
         u8 = image.gaussian_blur((IMG * 255).astype(np.uint8))
@@ -219,7 +213,7 @@ def test_sobel_edges(backend):
     x = np.zeros((1, 6, 6, 1), np.float32)
     x[0, :, 3:] = 1.0  # vertical edge: dx > 0 there, dy == 0 away from the borders
     with polyops.use_backend(backend):
-        e = _np(image.sobel_edges(x))
+        e = to_numpy(image.sobel_edges(x))
         assert e.shape == (1, 6, 6, 1, 2)
         np.testing.assert_array_equal(e[0, 1:-1, :, 0, 0], 0)
         np.testing.assert_array_equal(e[0, 2, :, 0, 1], [0, 0, 4, 4, 0, -4])  # zero padding
@@ -236,11 +230,11 @@ def test_sobel_edges(backend):
 
 def test_ssim(backend):
     with polyops.use_backend(backend):
-        same = _np(image.ssim(IMG, IMG, filter_size=5))
+        same = to_numpy(image.ssim(IMG, IMG, filter_size=5))
         np.testing.assert_allclose(same, [1.0, 1.0], rtol=1e-5)
         assert tuple(image.ssim(IMG[0], IMG[1], filter_size=3).shape) == ()
         noisy = np.clip(IMG + RNG.normal(0, 0.2, IMG.shape), 0, 1).astype(np.float32)
-        v = _np(image.ssim(IMG, noisy, filter_size=5))
+        v = to_numpy(image.ssim(IMG, noisy, filter_size=5))
         assert np.all(v < 0.99) and np.all(v > -1)
         u8 = image.ssim((IMG * 255).astype(np.uint8), (noisy * 255).astype(np.uint8), 255.0, 5)
         assert ops.dtype(u8) == "float32"
@@ -268,14 +262,14 @@ def test_jit_traces(backend):
 
         fn = jax.jit(lambda x: image.sobel_edges(image.gaussian_blur(x)))
         with polyops.use_backend("jax"):
-            want = _np(image.sobel_edges(image.gaussian_blur(IMG)))
+            want = to_numpy(image.sobel_edges(image.gaussian_blur(IMG)))
             np.testing.assert_allclose(np.asarray(fn(IMG)), want, rtol=1e-5, atol=1e-6)
     elif backend == "tensorflow":
         import tensorflow as tf
 
         fn = tf.function(lambda x: image.extract_patches(image.rgb_to_hsv(x), 2))
         with polyops.use_backend("tensorflow"):
-            want = _np(image.extract_patches(image.rgb_to_hsv(IMG), 2))
+            want = to_numpy(image.extract_patches(image.rgb_to_hsv(IMG), 2))
             np.testing.assert_allclose(fn(tf.constant(IMG)).numpy(), want, rtol=1e-6)
     else:
         pytest.skip("tracing is checked on jax and tensorflow")

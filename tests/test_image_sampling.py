@@ -9,16 +9,14 @@ import polyops
 from polyops import SymbolicTensor, ops
 from polyops.ops import image as I
 
-
-def _np(x):
-    return ops.convert_to_numpy(x)
+from conftest import to_numpy
 
 
 def test_resize_identity_and_nearest(backend):
     x = np.arange(24, dtype=np.float32).reshape(2, 4, 3)
     with polyops.use_backend(backend):
-        np.testing.assert_array_equal(_np(I.resize(x, (2, 4))), x)
-        got = _np(I.resize(x, (4, 4), interpolation="nearest"))
+        np.testing.assert_array_equal(to_numpy(I.resize(x, (2, 4))), x)
+        got = to_numpy(I.resize(x, (4, 4), interpolation="nearest"))
     np.testing.assert_array_equal(got, x[[0, 0, 1, 1]])
 
 
@@ -27,14 +25,14 @@ def test_resize_keeps_uint8_and_saturates(backend):
     with polyops.use_backend(backend):
         y = I.resize(x, (5, 5), interpolation="bicubic")
         assert ops.dtype(y) == "uint8"
-        np.testing.assert_array_equal(_np(y), 255)
+        np.testing.assert_array_equal(to_numpy(y), 255)
 
 
 def test_scale_and_translate_keras_example(backend):
     x = np.arange(9, dtype=np.float32).reshape(3, 3)
     s = np.array([2.0, 2.0], np.float32)
     with polyops.use_backend(backend):
-        y = _np(I.scale_and_translate(x, (5, 5), s, -(s / 2 - 0.5), (0, 1), "linear"))
+        y = to_numpy(I.scale_and_translate(x, (5, 5), s, -(s / 2 - 0.5), (0, 1), "linear"))
     np.testing.assert_allclose(y[0], [0.0, 0.5, 1.0, 1.5, 2.0], atol=1e-6)
     np.testing.assert_allclose(y[:, 0], [0.0, 1.5, 3.0, 4.5, 6.0], atol=1e-6)
 
@@ -49,7 +47,7 @@ def test_affine_translation_and_fill(backend):
     x = np.ones((3, 4, 1), np.float32)
     t = np.array([1, 0, 1, 0, 1, 0, 0, 0], np.float32)  # x_in = x + 1
     with polyops.use_backend(backend):
-        y = _np(I.affine_transform(x, t, interpolation="nearest", fill_value=7.0))
+        y = to_numpy(I.affine_transform(x, t, interpolation="nearest", fill_value=7.0))
     np.testing.assert_array_equal(y[:, :3, 0], 1.0)
     np.testing.assert_array_equal(y[:, 3, 0], 7.0)
 
@@ -58,7 +56,7 @@ def test_perspective_identity(backend):
     x = np.random.default_rng(0).normal(size=(2, 4, 5, 2)).astype(np.float32)
     p = np.array([[0, 0], [4, 0], [4, 3], [0, 3]], np.float32)
     with polyops.use_backend(backend):
-        y = _np(I.perspective_transform(x, np.stack([p, p]), np.stack([p, p])))
+        y = to_numpy(I.perspective_transform(x, np.stack([p, p]), np.stack([p, p])))
     np.testing.assert_allclose(y, x, atol=1e-5)
 
 
@@ -66,16 +64,16 @@ def test_map_coordinates_example_and_nonfinite(backend):
     x = np.array([0.0, 10.0, 20.0], np.float32)
     c = np.array([[0.5, 1.25, np.nan, np.inf]], np.float32)
     with polyops.use_backend(backend):
-        y = _np(I.map_coordinates(x, c, 1, fill_mode="nearest", fill_value=-1.0))
+        y = to_numpy(I.map_coordinates(x, c, 1, fill_mode="nearest", fill_value=-1.0))
     np.testing.assert_allclose(y, [5.0, 12.5, -1.0, -1.0])
 
 
 def test_elastic_reproducible_and_alpha_zero(backend):
     x = np.random.default_rng(1).uniform(size=(5, 6, 2)).astype(np.float32)
     with polyops.use_backend(backend):
-        a = _np(I.elastic_transform(x, alpha=3.0, sigma=1.0, seed=4))
-        b = _np(I.elastic_transform(x, alpha=3.0, sigma=1.0, seed=4))
-        c = _np(I.elastic_transform(x, alpha=0.0, sigma=1.0, seed=4))
+        a = to_numpy(I.elastic_transform(x, alpha=3.0, sigma=1.0, seed=4))
+        b = to_numpy(I.elastic_transform(x, alpha=3.0, sigma=1.0, seed=4))
+        c = to_numpy(I.elastic_transform(x, alpha=0.0, sigma=1.0, seed=4))
     np.testing.assert_array_equal(a, b)
     np.testing.assert_allclose(c, x, atol=1e-6)
     assert not np.allclose(a, x)

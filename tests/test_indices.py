@@ -19,21 +19,11 @@ import polyops
 from polyops import ops
 from polyops.plugin import reference
 
-from conftest import BACKENDS
+from conftest import BACKENDS, tensor, to_numpy
 
 I32 = np.int32
 X23 = np.arange(1, 7, dtype=np.float32).reshape(2, 3)  # no zeros: a 0 read is the fill
 P23 = np.array([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]], np.float32)
-
-
-def _t(a):
-    return ops.convert_to_tensor(a)
-
-
-def _np(x):
-    if isinstance(x, (tuple, list)):
-        return [_np(t) for t in x]
-    return np.asarray(ops.convert_to_numpy(x))
 
 
 # ----- eager: one error type, naming the op, the value and the size ---------------------------
@@ -41,46 +31,46 @@ def _np(x):
 EAGER = [
     # (id, call, fragments of the message)
     ("take-issue", lambda: ops.take(ops.arange(3), 5), ["take", "got 5", "size 3"]),
-    ("take-negative", lambda: ops.take(_t(X23[0]), _t(np.array([0, -4], I32))),
+    ("take-negative", lambda: ops.take(tensor(X23[0]), tensor([0, -4], "int32")),
      ["take", "got -4", "[-3, 3)"]),
-    ("take-axis", lambda: ops.take(_t(X23), _t(np.array([0, 3], I32)), axis=1),
+    ("take-axis", lambda: ops.take(tensor(X23), tensor([0, 3], "int32"), axis=1),
      ["take", "got 3", "axis 1 of size 3"]),
-    ("take-empty-axis", lambda: ops.take(_t(np.zeros((2, 0), np.float32)), _t(np.array([0], I32)), 1),
+    ("take-empty-axis", lambda: ops.take(tensor(np.zeros((2, 0))), tensor([0], "int32"), 1),
      ["take", "got 0", "size 0"]),
-    ("take_along_axis", lambda: ops.take_along_axis(_t(X23), _t(np.array([[0], [3]], I32)), 1),
+    ("take_along_axis", lambda: ops.take_along_axis(tensor(X23), tensor([[0], [3]], "int32"), 1),
      ["take_along_axis", "got 3", "axis 1 of size 3"]),
     ("take_along_axis-negative",  # numpy and torch read a wrong element before the fix
-     lambda: ops.take_along_axis(_t(X23), _t(np.array([[0], [-4]], I32)), 1),
+     lambda: ops.take_along_axis(tensor(X23), tensor([[0], [-4]], "int32"), 1),
      ["take_along_axis", "got -4", "[-3, 3)"]),
-    ("take_along_axis-flat", lambda: ops.take_along_axis(_t(X23), _t(np.array([0, 6], I32)), None),
+    ("take_along_axis-flat", lambda: ops.take_along_axis(tensor(X23), tensor([0, 6], "int32"), None),
      ["take_along_axis", "got 6", "size 6"]),
-    ("one_hot", lambda: ops.one_hot(_t(np.array([1, 3], I32)), 3), ["one_hot", "got 3", "num_classes=3"]),
-    ("one_hot-negative", lambda: ops.one_hot(_t(np.array([[1], [-1]], I32)), 3), ["one_hot", "got -1"]),
-    ("multi_hot", lambda: ops.multi_hot(_t(np.array([[0, 4]], I32)), 4), ["multi_hot", "got 4"]),
-    ("scatter", lambda: ops.scatter(_t(np.array([[0], [7]], I32)), _t(np.ones(2, np.float32)), (4,)),
+    ("one_hot", lambda: ops.one_hot(tensor([1, 3], "int32"), 3), ["one_hot", "got 3", "num_classes=3"]),
+    ("one_hot-negative", lambda: ops.one_hot(tensor([[1], [-1]], "int32"), 3), ["one_hot", "got -1"]),
+    ("multi_hot", lambda: ops.multi_hot(tensor([[0, 4]], "int32"), 4), ["multi_hot", "got 4"]),
+    ("scatter", lambda: ops.scatter(tensor([[0], [7]], "int32"), tensor(np.ones(2)), (4,)),
      ["scatter", "got 7", "dim 0 of shape (4,)"]),
     ("scatter-second-dim",
-     lambda: ops.scatter(_t(np.array([[0, 1], [1, -4]], I32)), _t(np.ones(2, np.float32)), (2, 3)),
+     lambda: ops.scatter(tensor([[0, 1], [1, -4]], "int32"), tensor(np.ones(2)), (2, 3)),
      ["scatter", "got -4", "dim 1 of shape (2, 3)"]),
     ("scatter_update",
-     lambda: ops.scatter_update(_t(np.zeros((4,), np.float32)), _t(np.array([[1], [9]], I32)),
-                                _t(np.ones(2, np.float32))),
+     lambda: ops.scatter_update(tensor(np.zeros((4,))), tensor([[1], [9]], "int32"),
+                                tensor(np.ones(2))),
      ["scatter_update", "got 9", "dim 0 of shape (4,)"]),
     ("scatter_update-add",
-     lambda: ops.scatter_update(_t(np.zeros((4, 2), np.float32)), _t(np.array([[-5]], I32)),
-                                _t(np.ones((1, 2), np.float32)), "add"),
+     lambda: ops.scatter_update(tensor(np.zeros((4, 2))), tensor([[-5]], "int32"),
+                                tensor(np.ones((1, 2))), "add"),
      ["scatter_update", "got -5"]),
     ("sparse_categorical_crossentropy-issue",  # a loss of -0.0 on every backend before the fix
-     lambda: ops.sparse_categorical_crossentropy(_t(np.array([5, 1], I32)), _t(P23)),
+     lambda: ops.sparse_categorical_crossentropy(tensor([5, 1], "int32"), tensor(P23)),
      ["sparse_categorical_crossentropy", "got 5", "3 classes"]),
     ("sparse_categorical_crossentropy-negative",
-     lambda: ops.sparse_categorical_crossentropy(_t(np.array([0, -1], I32)), _t(P23), from_logits=True),
+     lambda: ops.sparse_categorical_crossentropy(tensor([0, -1], "int32"), tensor(P23), from_logits=True),
      ["sparse_categorical_crossentropy", "got -1"]),
     ("ctc_loss",  # a negative loss on every backend before the fix
-     lambda: ops.ctc_loss(_t(np.array([[1, 7]], I32)), _t(np.zeros((1, 4, 3), np.float32)),
-                          _t(np.array([2], I32)), _t(np.array([4], I32))),
+     lambda: ops.ctc_loss(tensor([[1, 7]], "int32"), tensor(np.zeros((1, 4, 3))),
+                          tensor([2], "int32"), tensor([4], "int32")),
      ["ctc_loss", "got 7", "3 classes"]),
-    ("unravel_index", lambda: ops.unravel_index(_t(np.array([7, 1], I32)), (2, 3)),
+    ("unravel_index", lambda: ops.unravel_index(tensor([7, 1], "int32"), (2, 3)),
      ["unravel_index", "got 7", "size 6"]),
 ]
 
@@ -102,14 +92,14 @@ def test_boundaries_and_padding_are_valid(backend):
     """The first and last valid index pass the check, and ctc_loss ignores labels past
     each target's length (padding)."""
     with polyops.use_backend(backend):
-        np.testing.assert_array_equal(_np(ops.take(_t(X23), _t(np.array([-3, 2], I32)), 1)),
+        np.testing.assert_array_equal(to_numpy(ops.take(tensor(X23), tensor([-3, 2], "int32"), 1)),
                                       np.take(X23, [-3, 2], 1))
-        np.testing.assert_array_equal(_np(ops.one_hot(_t(np.array([0, 2], I32)), 3)), np.eye(3)[[0, 2]])
-        got = _np(ops.scatter(_t(np.array([[-4], [3]], I32)), _t(np.array([1.0, 2.0], np.float32)), (4,)))
+        np.testing.assert_array_equal(to_numpy(ops.one_hot(tensor([0, 2], "int32"), 3)), np.eye(3)[[0, 2]])
+        got = to_numpy(ops.scatter(tensor([[-4], [3]], "int32"), tensor([1.0, 2.0]), (4,)))
         np.testing.assert_array_equal(got, [1.0, 0.0, 0.0, 2.0])
-        padded = ops.ctc_loss(_t(np.array([[1, -1]], I32)), _t(np.zeros((1, 3, 3), np.float32)),
-                              _t(np.array([1], I32)), _t(np.array([3], I32)))
-        np.testing.assert_allclose(_np(padded), [-np.log(6 / 27)], rtol=1e-5)
+        padded = ops.ctc_loss(tensor([[1, -1]], "int32"), tensor(np.zeros((1, 3, 3))),
+                              tensor([1], "int32"), tensor([3], "int32"))
+        np.testing.assert_allclose(to_numpy(padded), [-np.log(6 / 27)], rtol=1e-5)
 
 
 # ----- under jit: the documented result, computed here with NumPy ------------------------------
@@ -200,8 +190,8 @@ def _run_policy(backend):
         return out
 
     with polyops.use_backend(backend):
-        args = [_t(a) for _, inputs, _ in calls.values() for a in inputs]
-        got = _np(polyops.jit(all_ops)(*args))
+        args = [tensor(a, None) for _, inputs, _ in calls.values() for a in inputs]
+        got = to_numpy(polyops.jit(all_ops)(*args))
     bad = []
     for (name, (_, _, want)), value in zip(calls.items(), got):
         if not np.allclose(np.asarray(value, np.float64), np.asarray(want, np.float64), atol=1e-6):
@@ -213,10 +203,11 @@ def test_out_of_range_under_jit_follows_the_policy(backend):
     if backend == "numpy":  # no compiler: polyops.jit runs the function as it is, and raises
         with polyops.use_backend(backend):
             with pytest.raises(polyops.IndexOutOfRangeError, match="take: .*got 6"):
-                polyops.jit(lambda x, i: ops.take(x, i))(_t(X23), _t(IDX6))
+                polyops.jit(lambda x, i: ops.take(x, i))(tensor(X23), tensor(IDX6, "int32"))
             for name, (fn, inputs, want) in _policy_calls().items():
                 if name.endswith("-reference"):  # called directly: no eager check
-                    np.testing.assert_array_equal(_np(fn(*map(_t, inputs))), want, err_msg=name)
+                    got = to_numpy(fn(*(tensor(a, None) for a in inputs)))
+                    np.testing.assert_array_equal(got, want, err_msg=name)
         return
     _run_policy(backend)
 
@@ -237,7 +228,7 @@ def test_framework_jit_follows_the_policy(framework):
             import tensorflow as tf
 
             compiled = tf.function(lambda x, i: ops.take(x, i, 1), autograph=False)
-        np.testing.assert_array_equal(_np(compiled(_t(X23), _t(IDX))), want)
+        np.testing.assert_array_equal(to_numpy(compiled(tensor(X23), tensor(IDX, "int32"))), want)
 
 
 # ----- kernel failures in polyops' words -------------------------------------------------------
@@ -276,7 +267,7 @@ def test_kernel_failure_message_has_no_framework_internals(backend):
 
     entry = make_entry(every_op()["negative"], _raw_failure(backend), get_backend(backend))
     with polyops.use_backend(backend):
-        x = _t(np.arange(3, dtype=np.float32))
+        x = tensor(np.arange(3))
         with pytest.raises(polyops.KernelError) as info:
             entry(x)
     message = str(info.value)

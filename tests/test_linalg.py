@@ -8,21 +8,19 @@ import pytest
 import polyops
 from polyops import SymbolicTensor, ops
 
+from conftest import to_numpy
+
 RNG = np.random.default_rng(0)
 A = (RNG.normal(size=(2, 3, 3)) + 4 * np.eye(3)).astype(np.float32)
 R = RNG.normal(size=(2, 5, 3)).astype(np.float32)
 SYM = (A + np.swapaxes(A, -1, -2)).astype(np.float32)
 
 
-def _np(x):
-    return np.asarray(ops.convert_to_numpy(x))
-
-
 def test_qr_reconstructs_with_nonnegative_diagonal(backend):
     with polyops.use_backend(backend):
         for x in (R, np.swapaxes(R, -1, -2).copy()):
             for mode in ("reduced", "complete"):
-                q, r = (_np(t) for t in ops.qr(x, mode=mode))
+                q, r = (to_numpy(t) for t in ops.qr(x, mode=mode))
                 np.testing.assert_allclose(q @ r, x, atol=1e-4)
                 np.testing.assert_allclose(np.swapaxes(q, -1, -2) @ q, np.broadcast_to(np.eye(q.shape[-1]), q.shape[:-2] + (q.shape[-1],) * 2), atol=1e-4)
                 assert (np.diagonal(r, axis1=-2, axis2=-1) >= 0).all()
@@ -32,7 +30,7 @@ def test_qr_reconstructs_with_nonnegative_diagonal(backend):
 def test_svd_reconstructs(backend):
     with polyops.use_backend(backend):
         for full in (True, False):
-            u, s, vh = (_np(t) for t in ops.svd(R, full_matrices=full))
+            u, s, vh = (to_numpy(t) for t in ops.svd(R, full_matrices=full))
             k = s.shape[-1]
             np.testing.assert_allclose((u[..., :k] * s[..., None, :]) @ vh[..., :k, :], R, atol=1e-4)
             assert (np.diff(s, axis=-1) <= 0).all()
@@ -40,7 +38,7 @@ def test_svd_reconstructs(backend):
 
 def test_eigh_ascending_and_reconstructs(backend):
     with polyops.use_backend(backend):
-        w, v = (_np(t) for t in ops.eigh(SYM))
+        w, v = (to_numpy(t) for t in ops.eigh(SYM))
     assert (np.diff(w, axis=-1) >= 0).all()
     np.testing.assert_allclose(SYM @ v, v * w[..., None, :], atol=1e-4)
 
@@ -53,7 +51,7 @@ def test_eig(backend):
             return
         w, v = ops.eig(A)
         assert ops.dtype(w) == "complex64" and ops.dtype(v) == "complex64"
-        w, v = _np(w), _np(v)
+        w, v = to_numpy(w), to_numpy(v)
     np.testing.assert_allclose(A @ v, v * w[..., None, :], atol=1e-4)
 
 
@@ -62,23 +60,23 @@ def test_lu_factor_pivots(backend):
     with polyops.use_backend(backend):
         lu, piv = ops.lu_factor(x)
         assert ops.dtype(piv) == "int32"
-        np.testing.assert_allclose(_np(lu), [[3, 4], [1 / 3, 2 / 3]], rtol=1e-5)
-        np.testing.assert_array_equal(_np(piv), [1, 1])
+        np.testing.assert_allclose(to_numpy(lu), [[3, 4], [1 / 3, 2 / 3]], rtol=1e-5)
+        np.testing.assert_array_equal(to_numpy(piv), [1, 1])
 
 
 def test_det_singular_and_empty(backend):
     with polyops.use_backend(backend):
-        np.testing.assert_allclose(_np(ops.det(np.array([[1.0, 2.0], [2.0, 4.0]], np.float32))), 0.0)
-        np.testing.assert_allclose(_np(ops.det(np.zeros((2, 0, 0), np.float32))), [1.0, 1.0])
+        np.testing.assert_allclose(to_numpy(ops.det(np.array([[1.0, 2.0], [2.0, 4.0]], np.float32))), 0.0)
+        np.testing.assert_allclose(to_numpy(ops.det(np.zeros((2, 0, 0), np.float32))), [1.0, 1.0])
 
 
 def test_norm_orders(backend):
     x = R[0]
     with polyops.use_backend(backend):
         for o in (None, "fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf):
-            np.testing.assert_allclose(_np(ops.norm(x, ord=o)), np.linalg.norm(x, ord=o), rtol=1e-4)
+            np.testing.assert_allclose(to_numpy(ops.norm(x, ord=o)), np.linalg.norm(x, ord=o), rtol=1e-4)
         for o in (None, 0, 1, 2, 0.5, -1, np.inf, -np.inf):
-            np.testing.assert_allclose(_np(ops.norm(x, ord=o, axis=0)), np.linalg.norm(x, ord=o, axis=0), rtol=1e-4)
+            np.testing.assert_allclose(to_numpy(ops.norm(x, ord=o, axis=0)), np.linalg.norm(x, ord=o, axis=0), rtol=1e-4)
 
 
 def test_matrix_power_and_int_promotion(backend):
@@ -86,8 +84,8 @@ def test_matrix_power_and_int_promotion(backend):
     with polyops.use_backend(backend):
         out = ops.matrix_power(x, 5)
         assert ops.dtype(out) == polyops.config.floatx()
-        np.testing.assert_allclose(_np(out), [[1, 5], [0, 1]])
-        np.testing.assert_allclose(_np(ops.matrix_power(x, -1)), [[1, -1], [0, 1]], atol=1e-6)
+        np.testing.assert_allclose(to_numpy(out), [[1, 5], [0, 1]])
+        np.testing.assert_allclose(to_numpy(ops.matrix_power(x, -1)), [[1, -1], [0, 1]], atol=1e-6)
 
 
 def test_low_precision_keeps_dtype(backend):
@@ -168,9 +166,9 @@ def test_jvp_matches_finite_differences(backend):
         eps = 1e-3
         x64, t64 = x.astype(np.float64), t.astype(np.float64)
         fd = (np.sum(np.sin(x64 + eps * t64) * (x64 + eps * t64)) - np.sum(np.sin(x64 - eps * t64) * (x64 - eps * t64))) / (2 * eps)
-        np.testing.assert_allclose(_np(out), np.sum(np.sin(x) * x), rtol=1e-5)
-        np.testing.assert_allclose(_np(tan), fd, rtol=1e-3)
+        np.testing.assert_allclose(to_numpy(out), np.sum(np.sin(x) * x), rtol=1e-5)
+        np.testing.assert_allclose(to_numpy(tan), fd, rtol=1e-3)
         out, tan, aux = ops.jvp(lambda v: (f(v), v * 2), (ops.convert_to_tensor(x),),
                                 (ops.convert_to_tensor(t),), has_aux=True)
-        np.testing.assert_allclose(_np(aux), 2 * x)
-        np.testing.assert_allclose(_np(tan), fd, rtol=1e-3)
+        np.testing.assert_allclose(to_numpy(aux), 2 * x)
+        np.testing.assert_allclose(to_numpy(tan), fd, rtol=1e-3)

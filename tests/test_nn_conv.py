@@ -8,18 +8,12 @@ import pytest
 import polyops
 from polyops import SymbolicTensor, ops
 
-
-def _np(x):
-    return np.asarray(ops.convert_to_numpy(x))
-
-
-def _t(values, dtype="float32"):
-    return ops.convert_to_tensor(np.asarray(values, dtype=np.float32).astype(dtype), dtype)
+from conftest import tensor, to_numpy
 
 
 def test_conv_same_ones(backend):
     with polyops.use_backend(backend):
-        y = _np(ops.conv(_t(np.ones((1, 5, 5, 2))), _t(np.ones((3, 3, 2, 4))), padding="same"))
+        y = to_numpy(ops.conv(tensor(np.ones((1, 5, 5, 2))), tensor(np.ones((3, 3, 2, 4))), padding="same"))
     assert y.shape == (1, 5, 5, 4)
     assert y[0, 2, 2, 0] == 18 and y[0, 0, 0, 0] == 8 and y[0, 0, 2, 1] == 12
 
@@ -29,7 +23,7 @@ def test_conv_same_asymmetric_pad_goes_right(backend):
     x = np.arange(4, dtype=np.float32).reshape(1, 4, 1)
     k = np.array([1.0, 10.0], np.float32).reshape(2, 1, 1)
     with polyops.use_backend(backend):
-        y = _np(ops.conv(_t(x), _t(k), padding="same"))
+        y = to_numpy(ops.conv(tensor(x), tensor(k), padding="same"))
     np.testing.assert_allclose(y[0, :, 0], [10, 21, 32, 3])
 
 
@@ -38,8 +32,8 @@ def test_conv_strided_same_shape_and_channels_first(backend):
     x = rng.normal(size=(2, 7, 6, 3)).astype(np.float32)
     k = rng.normal(size=(3, 2, 3, 4)).astype(np.float32)
     with polyops.use_backend(backend):
-        a = _np(ops.conv(_t(x), _t(k), strides=2, padding="SAME", data_format="channels_last"))
-        b = _np(ops.conv(_t(np.moveaxis(x, -1, 1)), _t(k), strides=(2, 2), padding="same",
+        a = to_numpy(ops.conv(tensor(x), tensor(k), strides=2, padding="SAME", data_format="channels_last"))
+        b = to_numpy(ops.conv(tensor(np.moveaxis(x, -1, 1)), tensor(k), strides=(2, 2), padding="same",
                          data_format="channels_first"))
     assert a.shape == (2, 4, 3, 4)
     np.testing.assert_allclose(np.moveaxis(b, 1, -1), a, rtol=1e-5, atol=1e-5)
@@ -50,7 +44,7 @@ def test_data_format_none_follows_config(backend):
     try:
         polyops.config.set_image_data_format("channels_first")
         with polyops.use_backend(backend):
-            y = ops.max_pool(_t(np.ones((1, 3, 4, 4))), 2)
+            y = ops.max_pool(tensor(np.ones((1, 3, 4, 4))), 2)
             assert tuple(ops.shape(y)) == (1, 3, 2, 2)
             s = ops.conv(SymbolicTensor((None, 3, 8, 8), "float32"), SymbolicTensor((3, 3, 3, 5), "float32"))
             assert s.shape == (None, 5, 6, 6)
@@ -63,9 +57,9 @@ def test_grouped_conv_matches_split(backend):
     x = rng.normal(size=(1, 5, 4)).astype(np.float32)
     k = rng.normal(size=(3, 2, 6)).astype(np.float32)
     with polyops.use_backend(backend):
-        y = _np(ops.conv(_t(x), _t(k)))
-        a = _np(ops.conv(_t(x[..., :2]), _t(k[..., :3])))
-        b = _np(ops.conv(_t(x[..., 2:]), _t(k[..., 3:])))
+        y = to_numpy(ops.conv(tensor(x), tensor(k)))
+        a = to_numpy(ops.conv(tensor(x[..., :2]), tensor(k[..., :3])))
+        b = to_numpy(ops.conv(tensor(x[..., 2:]), tensor(k[..., 3:])))
     np.testing.assert_allclose(y, np.concatenate([a, b], -1), rtol=1e-5, atol=1e-5)
 
 
@@ -74,8 +68,8 @@ def test_depthwise_equals_grouped_conv(backend):
     x = rng.normal(size=(1, 5, 5, 3)).astype(np.float32)
     k = rng.normal(size=(2, 2, 3, 2)).astype(np.float32)
     with polyops.use_backend(backend):
-        a = _np(ops.depthwise_conv(_t(x), _t(k), padding="same"))
-        b = _np(ops.conv(_t(x), _t(k.reshape(2, 2, 1, 6)), padding="same"))
+        a = to_numpy(ops.depthwise_conv(tensor(x), tensor(k), padding="same"))
+        b = to_numpy(ops.conv(tensor(x), tensor(k.reshape(2, 2, 1, 6)), padding="same"))
     np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
 
 
@@ -85,7 +79,7 @@ def test_conv_transpose_shapes(backend, padding, output_padding, want):
     # n=3, k=3, s=2.  valid: (n-1)*s + k + op, op defaulting to max(k, s) - k = 0;
     # same: n*s without op, else (n-1)*s + k % 2 + op.
     with polyops.use_backend(backend):
-        y = ops.conv_transpose(_t(np.ones((1, 3, 3, 1))), _t(np.ones((3, 3, 2, 1))), strides=2,
+        y = ops.conv_transpose(tensor(np.ones((1, 3, 3, 1))), tensor(np.ones((3, 3, 2, 1))), strides=2,
                                padding=padding, output_padding=output_padding)
         assert tuple(ops.shape(y)) == (1, want, want, 2)
     s = ops.conv_transpose(SymbolicTensor((1, 3, 3, 1), "float32"), SymbolicTensor((3, 3, 2, 1), "float32"),
@@ -96,20 +90,20 @@ def test_conv_transpose_shapes(backend, padding, output_padding, want):
 def test_conv_transpose_is_conv_gradient_shape(backend):
     # ones through a transpose conv: each output counts the input pixels it touches
     with polyops.use_backend(backend):
-        y = _np(ops.conv_transpose(_t(np.ones((1, 2, 1))), _t(np.ones((2, 1, 1))), strides=2))
+        y = to_numpy(ops.conv_transpose(tensor(np.ones((1, 2, 1))), tensor(np.ones((2, 1, 1))), strides=2))
     np.testing.assert_allclose(y[0, :, 0], [1, 1, 1, 1])
 
 
 def test_max_pool_same_pads_with_minus_inf(backend):
     x = -np.arange(1, 6, dtype=np.float32).reshape(1, 5, 1)
     with polyops.use_backend(backend):
-        y = _np(ops.max_pool(_t(x), 2, padding="same"))
+        y = to_numpy(ops.max_pool(tensor(x), 2, padding="same"))
     np.testing.assert_allclose(y[0, :, 0], [-1, -3, -5])
 
 
 def test_average_pool_same_excludes_padding(backend):
     with polyops.use_backend(backend):
-        y = _np(ops.average_pool(_t(np.ones((1, 5, 4, 2))), (3, 2), strides=(2, 1), padding="same"))
+        y = to_numpy(ops.average_pool(tensor(np.ones((1, 5, 4, 2))), (3, 2), strides=(2, 1), padding="same"))
     assert y.shape == (1, 3, 4, 2)
     np.testing.assert_allclose(y, 1.0)
 
@@ -117,8 +111,8 @@ def test_average_pool_same_excludes_padding(backend):
 def test_adaptive_pool_bins(backend):
     x = np.arange(5, dtype=np.float32).reshape(1, 5, 1)
     with polyops.use_backend(backend):
-        mx = _np(ops.adaptive_max_pool(_t(x), 3))
-        av = _np(ops.adaptive_average_pool(_t(x), 3))
+        mx = to_numpy(ops.adaptive_max_pool(tensor(x), 3))
+        av = to_numpy(ops.adaptive_average_pool(tensor(x), 3))
     # bins [0, 2), [1, 4), [3, 5)
     np.testing.assert_allclose(mx[0, :, 0], [1, 3, 4])
     np.testing.assert_allclose(av[0, :, 0], [0.5, 2, 3.5])
@@ -127,11 +121,11 @@ def test_adaptive_pool_bins(backend):
 def test_unfold_fold_round_trip(backend):
     x = np.arange(2 * 4 * 6, dtype=np.float32).reshape(1, 2, 4, 6)
     with polyops.use_backend(backend):
-        p = ops.unfold(_t(x), 2, stride=2)
+        p = ops.unfold(tensor(x), 2, stride=2)
         assert tuple(ops.shape(p)) == (1, 8, 6)
-        np.testing.assert_allclose(_np(ops.fold(p, (4, 6), 2, stride=2)), x)
+        np.testing.assert_allclose(to_numpy(ops.fold(p, (4, 6), 2, stride=2)), x)
         # overlapping blocks sum: fold(unfold(ones)) counts the blocks covering each pixel
-        c = _np(ops.fold(ops.unfold(_t(np.ones((1, 1, 3, 3))), 2), 3, 2))
+        c = to_numpy(ops.fold(ops.unfold(tensor(np.ones((1, 1, 3, 3))), 2), 3, 2))
     np.testing.assert_allclose(c[0, 0], [[1, 2, 1], [2, 4, 2], [1, 2, 1]])
 
 
@@ -139,18 +133,18 @@ def test_depth_space_round_trip(backend):
     x = np.arange(64, dtype=np.int32).reshape(2, 4, 2, 4)
     with polyops.use_backend(backend):
         for fmt in ("channels_last", "channels_first"):
-            y = ops.space_to_depth(ops.depth_to_space(_t(x, "int32"), 2, fmt), 2, fmt)
+            y = ops.space_to_depth(ops.depth_to_space(tensor(x, "int32"), 2, fmt), 2, fmt)
             assert ops.dtype(y) == "int32"
-            np.testing.assert_array_equal(_np(y), x)
-        y = _np(ops.depth_to_space(_t(np.arange(4).reshape(1, 1, 1, 4), "int32"), 2))
+            np.testing.assert_array_equal(to_numpy(y), x)
+        y = to_numpy(ops.depth_to_space(tensor(np.arange(4).reshape(1, 1, 1, 4), "int32"), 2))
     np.testing.assert_array_equal(y[0, :, :, 0], [[0, 1], [2, 3]])
 
 
 def test_int_inputs_promote_to_float(backend):
     with polyops.use_backend(backend):
-        y = ops.conv(_t(np.ones((1, 3, 1)), "int32"), _t(np.ones((2, 1, 1)), "int32"))
+        y = ops.conv(tensor(np.ones((1, 3, 1)), "int32"), tensor(np.ones((2, 1, 1)), "int32"))
         assert ops.dtype(y) == "float32"
-        assert ops.dtype(ops.max_pool(_t(np.ones((1, 4, 1)), "int8"), 2)) == "float32"
+        assert ops.dtype(ops.max_pool(tensor(np.ones((1, 4, 1)), "int8"), 2)) == "float32"
 
 
 def test_symbolic_none_dims():
@@ -199,9 +193,9 @@ def test_errors(backend, call, match):
 
 def test_zero_batch(backend):
     with polyops.use_backend(backend):
-        x = _t(np.zeros((0, 5, 5, 2)))
-        assert tuple(ops.shape(ops.conv(x, _t(np.ones((3, 3, 2, 4))), padding="same"))) == (0, 5, 5, 4)
-        assert tuple(ops.shape(ops.conv_transpose(x, _t(np.ones((3, 3, 4, 2))), 2))) == (0, 11, 11, 4)
+        x = tensor(np.zeros((0, 5, 5, 2)))
+        assert tuple(ops.shape(ops.conv(x, tensor(np.ones((3, 3, 2, 4))), padding="same"))) == (0, 5, 5, 4)
+        assert tuple(ops.shape(ops.conv_transpose(x, tensor(np.ones((3, 3, 4, 2))), 2))) == (0, 11, 11, 4)
         assert tuple(ops.shape(ops.max_pool(x, 2))) == (0, 2, 2, 2)
         assert tuple(ops.shape(ops.average_pool(x, 2, padding="same"))) == (0, 3, 3, 2)
 
@@ -210,7 +204,7 @@ def test_conv_under_jit_and_tf_function(backend):
     x = np.random.default_rng(3).normal(size=(1, 6, 6, 2)).astype(np.float32)
     k = np.random.default_rng(4).normal(size=(3, 3, 2, 3)).astype(np.float32)
     with polyops.use_backend(backend):
-        want = _np(ops.conv(_t(x), _t(k), strides=2, padding="same"))
+        want = to_numpy(ops.conv(tensor(x), tensor(k), strides=2, padding="same"))
         if backend == "jax":
             import jax
             got = np.asarray(jax.jit(lambda a, b: ops.conv(a, b, strides=2, padding="same"))(x, k))

@@ -8,31 +8,25 @@ import pytest
 import polyops
 from polyops import SymbolicTensor, ops
 
-
-def _np(x):
-    return np.asarray(ops.convert_to_numpy(x))
-
-
-def _t(values, dtype="float32"):
-    return ops.convert_to_tensor(np.asarray(values).astype(dtype), dtype)
+from conftest import tensor, to_numpy
 
 
 def test_one_hot_out_of_range_and_axis(backend):
     with polyops.use_backend(backend):
-        out = ops.one_hot(_t([1, 3, 0, 2], "int32"), 4, axis=0, dtype="int32")
+        out = ops.one_hot(tensor([1, 3, 0, 2], "int32"), 4, axis=0, dtype="int32")
         assert ops.dtype(out) == "int32"
-        np.testing.assert_array_equal(_np(out), np.array(
+        np.testing.assert_array_equal(to_numpy(out), np.array(
             [[0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 1, 0, 0]]))
         # out of range: an error eagerly, zero rows under jit (tests/test_indices.py)
         with pytest.raises(polyops.IndexOutOfRangeError, match="one_hot: .*got 7"):
-            ops.one_hot(_t([1, 3, -1, 7], "int32"), 4, axis=0)
+            ops.one_hot(tensor([1, 3, -1, 7], "int32"), 4, axis=0)
 
 
 def test_one_hot_errors(backend):
     with polyops.use_backend(backend):
-        x = _t([0, 1], "int32")
+        x = tensor([0, 1], "int32")
         with pytest.raises(TypeError, match="one_hot"):
-            ops.one_hot(_t([0.0, 1.0]), 3)
+            ops.one_hot(tensor([0.0, 1.0]), 3)
         with pytest.raises(ValueError, match="sparse"):
             ops.one_hot(x, 3, sparse=True)
         with pytest.raises(ValueError, match="num_classes=-1"):
@@ -43,10 +37,10 @@ def test_one_hot_errors(backend):
 
 def test_multi_hot_values(backend):
     with polyops.use_backend(backend):
-        out = ops.multi_hot(_t([[0, 4, 4], [1, 1, 2]], "int32"), 5)
-        np.testing.assert_array_equal(_np(out), [[1, 0, 0, 0, 1], [0, 1, 1, 0, 0]])
+        out = ops.multi_hot(tensor([[0, 4, 4], [1, 1, 2]], "int32"), 5)
+        np.testing.assert_array_equal(to_numpy(out), [[1, 0, 0, 0, 1], [0, 1, 1, 0, 0]])
         with pytest.raises(ValueError, match="num_classes"):
-            ops.multi_hot(_t([0], "int32"))
+            ops.multi_hot(tensor([0], "int32"))
 
 
 def test_crossentropy_errors_and_symbolic():
@@ -66,23 +60,23 @@ def test_crossentropy_errors_and_symbolic():
 
 def test_crossentropy_keras_examples(backend):
     with polyops.use_backend(backend):
-        out = ops.binary_crossentropy(_t([0, 1, 1, 0]), _t([0.1, 0.9, 0.8, 0.2]))
-        np.testing.assert_allclose(_np(out), [0.10536054, 0.10536054, 0.22314355, 0.22314355], rtol=1e-5)
-        t = _t([[1, 0, 0], [0, 1, 0], [0, 0, 1]])
-        o = _t([[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.2, 0.3, 0.5]])
-        np.testing.assert_allclose(_np(ops.categorical_crossentropy(t, o)), [0.10536054, 0.22314355, 0.6931472], rtol=1e-5)
-        np.testing.assert_allclose(_np(ops.sparse_categorical_crossentropy(_t([0, 1, 2], "int32"), o)),
+        out = ops.binary_crossentropy(tensor([0, 1, 1, 0]), tensor([0.1, 0.9, 0.8, 0.2]))
+        np.testing.assert_allclose(to_numpy(out), [0.10536054, 0.10536054, 0.22314355, 0.22314355], rtol=1e-5)
+        t = tensor([[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+        o = tensor([[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.2, 0.3, 0.5]])
+        np.testing.assert_allclose(to_numpy(ops.categorical_crossentropy(t, o)), [0.10536054, 0.22314355, 0.6931472], rtol=1e-5)
+        np.testing.assert_allclose(to_numpy(ops.sparse_categorical_crossentropy(tensor([0, 1, 2], "int32"), o)),
                                    [0.10536056, 0.22314355, 0.6931472], rtol=1e-5)
         # logits: stable for large values
-        big = ops.binary_crossentropy(_t([1.0, 0.0]), _t([100.0, -100.0]), from_logits=True)
-        np.testing.assert_allclose(_np(big), [0.0, 0.0], atol=1e-6)
+        big = ops.binary_crossentropy(tensor([1.0, 0.0]), tensor([100.0, -100.0]), from_logits=True)
+        np.testing.assert_allclose(to_numpy(big), [0.0, 0.0], atol=1e-6)
 
 
 def test_ctc_loss_uniform(backend):
     with polyops.use_backend(backend):
-        out = ops.ctc_loss(_t([[1]], "int32"), ops.zeros((1, 3, 3)), _t([1], "int32"), _t([3], "int32"))
+        out = ops.ctc_loss(tensor([[1]], "int32"), ops.zeros((1, 3, 3)), tensor([1], "int32"), tensor([3], "int32"))
         assert ops.dtype(out) == "float32"
-        np.testing.assert_allclose(_np(out), [-np.log(6 / 27)], rtol=1e-5)
+        np.testing.assert_allclose(to_numpy(out), [-np.log(6 / 27)], rtol=1e-5)
 
 
 def test_ctc_errors_and_symbolic():
@@ -105,11 +99,11 @@ def test_ctc_errors_and_symbolic():
 def test_ctc_decode_greedy(backend):
     x = np.log(np.array([[[0.1, 0.8, 0.1], [0.1, 0.8, 0.1], [0.8, 0.1, 0.1], [0.1, 0.1, 0.8]]], np.float32))
     with polyops.use_backend(backend):
-        paths, scores = ops.ctc_decode(_t(x), _t([4], "int32"))
-        np.testing.assert_array_equal(_np(paths), [[[1, 2, -1, -1]]])
-        np.testing.assert_allclose(_np(scores), [[-4 * np.log(0.8)]], rtol=1e-5)
-        paths, _ = ops.ctc_decode(_t(x), _t([4], "int32"), merge_repeated=False)
-        np.testing.assert_array_equal(_np(paths), [[[1, 1, 2, -1]]])
+        paths, scores = ops.ctc_decode(tensor(x), tensor([4], "int32"))
+        np.testing.assert_array_equal(to_numpy(paths), [[[1, 2, -1, -1]]])
+        np.testing.assert_allclose(to_numpy(scores), [[-4 * np.log(0.8)]], rtol=1e-5)
+        paths, _ = ops.ctc_decode(tensor(x), tensor([4], "int32"), merge_repeated=False)
+        np.testing.assert_array_equal(to_numpy(paths), [[[1, 1, 2, -1]]])
 
 
 def test_ctc_decode_beam_search(backend):
@@ -117,9 +111,9 @@ def test_ctc_decode_beam_search(backend):
     # most likely labelling is not the greedy path's (greedy: argmax frames -> "1" too; check score)
     p = np.array([[[0.3, 0.4, 0.3], [0.3, 0.4, 0.3]]], np.float32)
     with polyops.use_backend(backend):
-        paths, scores = ops.ctc_decode(_t(np.log(p)), _t([2], "int32"), strategy="beam_search",
+        paths, scores = ops.ctc_decode(tensor(np.log(p)), tensor([2], "int32"), strategy="beam_search",
                                        beam_width=4, top_paths=2)
-        paths, scores = _np(paths), _np(scores)
+        paths, scores = to_numpy(paths), to_numpy(scores)
     assert paths.shape == (2, 1, 2)
     np.testing.assert_array_equal(paths[0, 0], [1, -1])
     # P("1") = 0.4*0.4 + 0.3*0.4 + 0.4*0.3

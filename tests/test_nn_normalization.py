@@ -8,22 +8,16 @@ import pytest
 import polyops
 from polyops import SymbolicTensor, ops
 
-
-def _np(x):
-    return np.asarray(ops.convert_to_numpy(x))
-
-
-def _t(values, dtype="float32"):
-    return ops.convert_to_tensor(np.asarray(values).astype(dtype), dtype)
+from conftest import tensor, to_numpy
 
 
 def test_moments_values(backend):
     with polyops.use_backend(backend):
-        m, v = ops.moments(_t([[1, 3], [5, 7]]), axes=[0, 1], keepdims=True)
+        m, v = ops.moments(tensor([[1, 3], [5, 7]]), axes=[0, 1], keepdims=True)
         assert ops.shape(m) == (1, 1)
-        np.testing.assert_allclose(_np(m), [[4.0]])
-        np.testing.assert_allclose(_np(v), [[5.0]])
-        m, v = ops.moments(_t([1, 2], "int32"), axes=0)
+        np.testing.assert_allclose(to_numpy(m), [[4.0]])
+        np.testing.assert_allclose(to_numpy(v), [[5.0]])
+        m, v = ops.moments(tensor([1, 2], "int32"), axes=0)
         assert ops.dtype(m) == "float32"
 
 
@@ -38,20 +32,20 @@ def test_batch_normalization_errors():
 
 def test_normalize_options(backend):
     with polyops.use_backend(backend):
-        np.testing.assert_allclose(_np(ops.normalize(_t([3, 4]))), [0.6, 0.8], rtol=1e-6)
-        np.testing.assert_allclose(_np(ops.normalize(_t([3, -1]), order=1)), [0.75, -0.25], rtol=1e-6)
-        np.testing.assert_allclose(_np(ops.normalize(_t([0.0, 0.0]))), [0.0, 0.0])
+        np.testing.assert_allclose(to_numpy(ops.normalize(tensor([3, 4]))), [0.6, 0.8], rtol=1e-6)
+        np.testing.assert_allclose(to_numpy(ops.normalize(tensor([3, -1]), order=1)), [0.75, -0.25], rtol=1e-6)
+        np.testing.assert_allclose(to_numpy(ops.normalize(tensor([0.0, 0.0]))), [0.0, 0.0])
         with pytest.raises(ValueError, match="order"):
-            ops.normalize(_t([1.0]), order=0)
+            ops.normalize(tensor([1.0]), order=0)
         with pytest.raises(TypeError, match="order"):
-            ops.normalize(_t([1.0]), order=1.5)
+            ops.normalize(tensor([1.0]), order=1.5)
 
 
 def test_psnr(backend):
     with polyops.use_backend(backend):
         out = ops.psnr(ops.zeros((4,)), ops.full((4,), 0.1), 1.0)
         assert ops.shape(out) == ()
-        np.testing.assert_allclose(_np(out), 20.0, rtol=1e-5)
+        np.testing.assert_allclose(to_numpy(out), 20.0, rtol=1e-5)
         with pytest.raises(ValueError, match="psnr"):
             ops.psnr(ops.zeros((4,)), ops.zeros((3,)), 1.0)
 
@@ -69,7 +63,7 @@ def test_attention_mask_and_gqa(backend):
         p = np.exp(logits - logits.max(-1, keepdims=True))
         want[0, :, n] = (p / p.sum(-1, keepdims=True)) @ v[0, :, n // 2]
     with polyops.use_backend(backend):
-        got = _np(ops.dot_product_attention(_t(q), _t(k), _t(v), mask=_t(mask, "bool")))
+        got = to_numpy(ops.dot_product_attention(tensor(q), tensor(k), tensor(v), mask=tensor(mask, "bool")))
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
@@ -88,11 +82,11 @@ def test_attention_errors_and_symbolic():
 def test_rms_and_layer_normalization(backend):
     with polyops.use_backend(backend):
         out = ops.layer_normalization(ops.arange(5, dtype="float32"))
-        np.testing.assert_allclose(_np(out), [-1.4142135, -0.70710677, 0.0, 0.7071067, 1.4142135], rtol=1e-5, atol=1e-6)
-        out = ops.rms_normalization(_t([3.0, 4.0]), scale=_t([1.0, 2.0]))
+        np.testing.assert_allclose(to_numpy(out), [-1.4142135, -0.70710677, 0.0, 0.7071067, 1.4142135], rtol=1e-5, atol=1e-6)
+        out = ops.rms_normalization(tensor([3.0, 4.0]), scale=tensor([1.0, 2.0]))
         r = np.sqrt(12.5 + 1e-7)
-        np.testing.assert_allclose(_np(out), [3 / r, 8 / r], rtol=1e-6)
-        x = _t(np.ones((2, 3), np.float16), "float16")
+        np.testing.assert_allclose(to_numpy(out), [3 / r, 8 / r], rtol=1e-6)
+        x = tensor(np.ones((2, 3), np.float16), "float16")
         assert ops.dtype(ops.layer_normalization(x)) == "float16"
     with pytest.raises(ValueError, match="layer_normalization"):
         ops.layer_normalization(SymbolicTensor((2, 3)), gamma=SymbolicTensor((4,)))
@@ -104,7 +98,7 @@ def test_polar(backend):
             with pytest.raises(TypeError, match="complex"):
                 ops.polar(ops.ones((2,)), ops.zeros((2,)))
             return
-        out = ops.polar(_t([2.0, 1.0]), _t([0.0, np.pi / 2]))
+        out = ops.polar(tensor([2.0, 1.0]), tensor([0.0, np.pi / 2]))
         assert ops.dtype(out) == "complex64"
-        np.testing.assert_allclose(_np(out), [2 + 0j, 1j], atol=1e-6)
+        np.testing.assert_allclose(to_numpy(out), [2 + 0j, 1j], atol=1e-6)
     assert ops.polar(SymbolicTensor((None, 3)), SymbolicTensor((3,))).dtype == "complex64"

@@ -8,17 +8,15 @@ import pytest
 import polyops
 from polyops import SymbolicTensor, ops
 
-
-def _np(x):
-    return ops.convert_to_numpy(x)
+from conftest import to_numpy
 
 
 def test_take_along_axis_sorts_with_argsort_and_negative_indices(backend):
     x = np.array([[3.0, np.nan, -1.0], [0.0, -0.0, np.inf]], np.float32)
     with polyops.use_backend(backend):
         t = ops.convert_to_tensor(x)
-        got = _np(ops.take_along_axis(t, ops.argsort(t, axis=1), axis=1))
-        neg = _np(ops.take_along_axis(t, ops.convert_to_tensor(np.array([[-1], [-3]], np.int32)), axis=-1))
+        got = to_numpy(ops.take_along_axis(t, ops.argsort(t, axis=1), axis=1))
+        neg = to_numpy(ops.take_along_axis(t, ops.convert_to_tensor(np.array([[-1], [-3]], np.int32)), axis=-1))
     np.testing.assert_array_equal(got, np.sort(x, axis=1))
     np.testing.assert_array_equal(neg, [[-1.0], [0.0]])
 
@@ -42,7 +40,7 @@ def test_array_and_copy_make_new_tensors(backend):
         for y in (ops.copy(x), ops.array(x)):
             assert y is not x
             assert ops.dtype(y) == "int32"
-            np.testing.assert_array_equal(_np(y), [0, 1, 2])
+            np.testing.assert_array_equal(to_numpy(y), [0, 1, 2])
         assert ops.dtype(ops.array([1.5, 2])) == "float32"
         assert ops.dtype(ops.array(np.arange(3, dtype=np.int64))) == "int32"
         assert ops.dtype(ops.array([True], dtype="int8")) == "int8"
@@ -50,9 +48,9 @@ def test_array_and_copy_make_new_tensors(backend):
 
 def test_empty_is_deterministic_zeros(backend):
     with polyops.use_backend(backend):
-        np.testing.assert_array_equal(_np(ops.empty((2, 2), "int8")), np.zeros((2, 2), np.int8))
+        np.testing.assert_array_equal(to_numpy(ops.empty((2, 2), "int8")), np.zeros((2, 2), np.int8))
         y = ops.empty_like(ops.ones((3,), "bool"))
-        assert ops.dtype(y) == "bool" and not _np(y).any()
+        assert ops.dtype(y) == "bool" and not to_numpy(y).any()
 
 
 def test_creation_errors():
@@ -68,7 +66,7 @@ def test_creation_errors():
 def test_triangles_zero_nan_and_need_rank_2(backend, name):
     x = np.full((2, 2), np.nan, np.float32)
     with polyops.use_backend(backend):
-        got = _np(getattr(ops, name)(x))
+        got = to_numpy(getattr(ops, name)(x))
         with pytest.raises(ValueError, match=f"{name}.*rank >= 2"):
             getattr(ops, name)(ops.ones((3,)))
     np.testing.assert_array_equal(got, getattr(np, name)(x))
@@ -90,17 +88,17 @@ def test_diagonal_errors_and_none_dims():
 def test_trace_integer_overflow_wraps_like_int32(backend):
     x = np.diag(np.array([2**31 - 1, 1], np.int32))
     with polyops.use_backend(backend):
-        got = _np(ops.trace(x))
+        got = to_numpy(ops.trace(x))
     assert got == np.int32(-2**31)
 
 
 def test_vander_wraps_and_bool(backend):
     x = np.array([3, -2], np.int8)
     with polyops.use_backend(backend):
-        got = _np(ops.vander(x, 7))
+        got = to_numpy(ops.vander(x, 7))
         b = ops.vander(np.array([True, False]), 3)
-        bv = _np(b)
-        nan = _np(ops.vander(np.array([np.nan], np.float32), 2))
+        bv = to_numpy(b)
+        nan = to_numpy(ops.vander(np.array([np.nan], np.float32), 2))
     np.testing.assert_array_equal(got, np.vander(x, 7).astype(np.int8))
     assert ops.dtype(b) == "int32"
     np.testing.assert_array_equal(bv, [[1, 1, 1], [0, 0, 1]])
@@ -109,9 +107,9 @@ def test_vander_wraps_and_bool(backend):
 
 def test_geomspace_and_logspace(backend):
     with polyops.use_backend(backend):
-        g = _np(ops.geomspace(-1.0, -1000.0, 4))
-        mixed = _np(ops.geomspace(-1.0, 1.0, 3))
-        lg = _np(ops.logspace(np.array([0.0, 1.0], np.float32), 2.0, 3, axis=1, base=2))
+        g = to_numpy(ops.geomspace(-1.0, -1000.0, 4))
+        mixed = to_numpy(ops.geomspace(-1.0, 1.0, 3))
+        lg = to_numpy(ops.logspace(np.array([0.0, 1.0], np.float32), 2.0, 3, axis=1, base=2))
         as_int = ops.geomspace(1, 8, 4, dtype="int32")
     np.testing.assert_allclose(g, [-1, -10, -100, -1000], rtol=2e-6)
     np.testing.assert_array_equal(mixed[[0, 2]], [-1.0, 1.0])
@@ -132,9 +130,9 @@ def test_meshgrid(backend):
         assert isinstance(ij, list)
         assert (ops.dtype(gx), ops.dtype(gy)) == ("int8", "float32")
         want = np.meshgrid(a, b)
-        np.testing.assert_array_equal(_np(gx), want[0])
-        np.testing.assert_array_equal(_np(gy), want[1])
-        np.testing.assert_array_equal(_np(ij[1]), np.meshgrid(a, b, indexing="ij")[1])
+        np.testing.assert_array_equal(to_numpy(gx), want[0])
+        np.testing.assert_array_equal(to_numpy(gy), want[1])
+        np.testing.assert_array_equal(to_numpy(ij[1]), np.meshgrid(a, b, indexing="ij")[1])
     with pytest.raises(ValueError, match="meshgrid.*indexing='yx'"):
         ops.meshgrid(a, indexing="yx")
     specs = ops.meshgrid(SymbolicTensor((None,)), SymbolicTensor((2, 2)))
@@ -153,9 +151,9 @@ def test_unravel_index(backend):
         r, c = ops.unravel_index(np.array([5, 7], np.int32), (3, 3))
         (z,) = ops.unravel_index(3, (4,))
         assert ops.dtype(r) == "int32"
-        np.testing.assert_array_equal(_np(r), [1, 2])
-        np.testing.assert_array_equal(_np(c), [2, 1])
-        assert int(_np(z)) == 3
+        np.testing.assert_array_equal(to_numpy(r), [1, 2])
+        np.testing.assert_array_equal(to_numpy(c), [2, 1])
+        assert int(to_numpy(z)) == 3
         with pytest.raises(TypeError, match="unravel_index.*integer"):
             ops.unravel_index(np.array([1.0], np.float32), (3,))
         with pytest.raises(ValueError, match="unravel_index.*size 0"):
@@ -167,7 +165,7 @@ def test_select(backend):
     with polyops.use_backend(backend):
         got = ops.select([x < 3, x > 3], [x, x * x], 42)
         assert ops.dtype(got) == "int32"
-        np.testing.assert_array_equal(_np(got), [0, 1, 2, 42, 16, 25])
+        np.testing.assert_array_equal(to_numpy(got), [0, 1, 2, 42, 16, 25])
         assert ops.dtype(ops.select([x < 3], [x.astype(np.int8)], 1.5)) == "float32"
         with pytest.raises(ValueError, match="select.*equal length"):
             ops.select([x < 3, x > 1], [x])
@@ -185,7 +183,7 @@ def test_pad_large_widths_and_nan(backend, mode):
     x = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, -6.0]], np.float32)
     width = ((3, 1), (4, 5))
     with polyops.use_backend(backend):
-        got = _np(ops.pad(x, width, mode=mode))
+        got = to_numpy(ops.pad(x, width, mode=mode))
     np.testing.assert_allclose(got, np.pad(x, width, mode=mode), rtol=2e-6, equal_nan=True)
 
 
@@ -194,8 +192,8 @@ def test_pad_int_statistics_round_half_even(backend):
     y = np.array([-7], np.int32)  # linear_ramp floors: -7/3 -> -3
     with polyops.use_backend(backend):
         for mode in ("mean", "median"):
-            np.testing.assert_array_equal(_np(ops.pad(x, 1, mode=mode)), np.pad(x, 1, mode=mode))
-        np.testing.assert_array_equal(_np(ops.pad(y, 3, mode="linear_ramp")),
+            np.testing.assert_array_equal(to_numpy(ops.pad(x, 1, mode=mode)), np.pad(x, 1, mode=mode))
+        np.testing.assert_array_equal(to_numpy(ops.pad(y, 3, mode="linear_ramp")),
                                       np.pad(y, 3, mode="linear_ramp"))
 
 
@@ -221,6 +219,6 @@ def test_pad_errors():
 def test_pad_circular_is_wrap_and_empty_is_zeros(backend):
     x = np.arange(1, 4, dtype=np.int32)
     with polyops.use_backend(backend):
-        np.testing.assert_array_equal(_np(ops.pad(x, 2, mode="circular")), np.pad(x, 2, mode="wrap"))
-        np.testing.assert_array_equal(_np(ops.pad(x, 1, mode="empty")), [0, 1, 2, 3, 0])
-        np.testing.assert_array_equal(_np(ops.pad(x, 1, constant_values=2.7)), [2, 1, 2, 3, 2])
+        np.testing.assert_array_equal(to_numpy(ops.pad(x, 2, mode="circular")), np.pad(x, 2, mode="wrap"))
+        np.testing.assert_array_equal(to_numpy(ops.pad(x, 1, mode="empty")), [0, 1, 2, 3, 0])
+        np.testing.assert_array_equal(to_numpy(ops.pad(x, 1, constant_values=2.7)), [2, 1, 2, 3, 2])

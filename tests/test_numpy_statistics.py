@@ -10,15 +10,9 @@ import pytest
 import polyops
 from polyops import SymbolicTensor, ops
 
+from conftest import tensor, to_numpy
+
 NAN, INF = np.nan, np.inf
-
-
-def _np(x):
-    return np.asarray(ops.convert_to_numpy(x))
-
-
-def _t(values, dtype="float32"):
-    return ops.convert_to_tensor(np.asarray(values, dtype=np.float32).astype(dtype), dtype)
 
 
 def _quiet(fn, *args, **kwargs):
@@ -33,36 +27,36 @@ def _quiet(fn, *args, **kwargs):
 def test_all_nan_slices(backend):
     rows = np.array([[NAN, NAN, NAN], [1.0, NAN, 3.0]], np.float32)
     with polyops.use_backend(backend):
-        x = _t(rows)
+        x = tensor(rows)
         for name, want in (("nanmax", [NAN, 3.0]), ("nanmin", [NAN, 1.0]), ("nanmean", [NAN, 2.0]),
                            ("nanmedian", [NAN, 2.0]), ("nanvar", [NAN, 1.0]), ("nanstd", [NAN, 1.0]),
                            ("nansum", [0.0, 4.0]), ("nanprod", [1.0, 3.0])):
-            np.testing.assert_allclose(_np(getattr(ops, name)(x, axis=1)), want, err_msg=name)
-        np.testing.assert_allclose(_np(ops.nanquantile(x, [0.0, 0.5], axis=1)), [[NAN, 1.0], [NAN, 2.0]])
-        np.testing.assert_allclose(_np(ops.nanpercentile(x, 100, axis=1)), [NAN, 3.0])
+            np.testing.assert_allclose(to_numpy(getattr(ops, name)(x, axis=1)), want, err_msg=name)
+        np.testing.assert_allclose(to_numpy(ops.nanquantile(x, [0.0, 0.5], axis=1)), [[NAN, 1.0], [NAN, 2.0]])
+        np.testing.assert_allclose(to_numpy(ops.nanpercentile(x, 100, axis=1)), [NAN, 3.0])
         # all-NaN slices give -1 on every backend (NumPy raises, JAX gives -1)
         for name in ("nanargmax", "nanargmin"):
             got = getattr(ops, name)(x, axis=1)
             assert ops.dtype(got) == "int32"
-            np.testing.assert_array_equal(_np(got), [-1, 2 if name == "nanargmax" else 0])
-        assert int(_np(ops.nanargmax(_t([NAN, NAN])))) == -1
+            np.testing.assert_array_equal(to_numpy(got), [-1, 2 if name == "nanargmax" else 0])
+        assert int(to_numpy(ops.nanargmax(tensor([NAN, NAN])))) == -1
 
 
 def test_nan_propagates_without_nan_prefix(backend):
     x = np.array([[1.0, NAN, 3.0], [1.0, 2.0, 3.0]], np.float32)
     with polyops.use_backend(backend):
-        t = _t(x)
-        np.testing.assert_allclose(_np(ops.median(t, axis=1)), [NAN, 2.0])
-        np.testing.assert_allclose(_np(ops.quantile(t, 0.5, axis=1)), [NAN, 2.0])
-        np.testing.assert_allclose(_np(ops.ptp(t, axis=1)), [NAN, 2.0])
+        t = tensor(x)
+        np.testing.assert_allclose(to_numpy(ops.median(t, axis=1)), [NAN, 2.0])
+        np.testing.assert_allclose(to_numpy(ops.quantile(t, 0.5, axis=1)), [NAN, 2.0])
+        np.testing.assert_allclose(to_numpy(ops.ptp(t, axis=1)), [NAN, 2.0])
 
 
 def test_numpy_nanarg_tie_rule(backend):
     """NaN counts as -inf (nanargmax): a NaN ahead of an only -inf wins, as NumPy and JAX."""
     x = np.array([[NAN, -INF], [2.0, NAN]], np.float32)
     with polyops.use_backend(backend):
-        np.testing.assert_array_equal(_np(ops.nanargmax(_t(x), axis=1)), [0, 0])
-        np.testing.assert_array_equal(_np(ops.nanargmin(_t(x), axis=1)), [1, 0])
+        np.testing.assert_array_equal(to_numpy(ops.nanargmax(tensor(x), axis=1)), [0, 0])
+        np.testing.assert_array_equal(to_numpy(ops.nanargmin(tensor(x), axis=1)), [1, 0])
 
 
 @pytest.mark.parametrize("method", ["linear", "lower", "higher", "midpoint", "nearest"])
@@ -71,29 +65,29 @@ def test_quantile_infinities_follow_numpy(backend, method):
     x = np.array([[1.0, 2.0, INF], [-INF, 1.0, 2.0], [1.0, INF, NAN]], np.float32)
     q = [0.0, 0.1, 0.5, 0.9, 1.0]
     with polyops.use_backend(backend):
-        got = _np(ops.quantile(_t(x), q, axis=1, method=method))
+        got = to_numpy(ops.quantile(tensor(x), q, axis=1, method=method))
         np.testing.assert_allclose(got, _quiet(np.quantile, x, q, axis=1, method=method))
-        got = _np(ops.nanquantile(_t(x), q, axis=1, method=method))
+        got = to_numpy(ops.nanquantile(tensor(x), q, axis=1, method=method))
         np.testing.assert_allclose(got, _quiet(np.nanquantile, x, q, axis=1, method=method))
 
 
 def test_median_means_the_two_middle_values(backend):
     x = np.array([[1.0, INF], [-INF, INF], [3e38, 3e38]], np.float32)
     with polyops.use_backend(backend):
-        np.testing.assert_allclose(_np(ops.median(_t(x), axis=1)), _quiet(np.median, x, axis=1))
-        np.testing.assert_allclose(_np(ops.nanmedian(_t(x), axis=1)), _quiet(np.nanmedian, x, axis=1))
+        np.testing.assert_allclose(to_numpy(ops.median(tensor(x), axis=1)), _quiet(np.median, x, axis=1))
+        np.testing.assert_allclose(to_numpy(ops.nanmedian(tensor(x), axis=1)), _quiet(np.nanmedian, x, axis=1))
 
 
 def test_integer_q_takes_the_exact_element(backend):
     """An int q (0 or 1) takes the element as NumPy does; the float 1.0 interpolates."""
     x = np.array([1.0, INF], np.float32)
     with polyops.use_backend(backend):
-        assert float(_np(ops.quantile(_t(x), 1))) == INF
-        assert np.isnan(_np(ops.quantile(_t(x), 1.0)))
+        assert float(to_numpy(ops.quantile(tensor(x), 1))) == INF
+        assert np.isnan(to_numpy(ops.quantile(tensor(x), 1.0)))
         # only 'linear' takes the element: NumPy's 'midpoint' interpolates even an int q
         y = np.array([-INF, 1.0], np.float32)
-        assert np.isnan(_np(ops.quantile(_t(y), [0], method="midpoint")))[0]
-        assert float(_np(ops.nanquantile(_t(y), 0))) == -INF
+        assert np.isnan(to_numpy(ops.quantile(tensor(y), [0], method="midpoint")))[0]
+        assert float(to_numpy(ops.nanquantile(tensor(y), 0))) == -INF
 
 
 # -- dtypes -------------------------------------------------------------------------------------
@@ -118,14 +112,14 @@ def test_quantile_dtype_and_int_overflow(backend):
     with polyops.use_backend(backend):
         x = ops.convert_to_tensor(np.array([120, 127, -128, -100], np.int8), "int8")
         assert ops.dtype(ops.quantile(x, 0.5)) == "float32"
-        assert float(_np(ops.median(x))) == 10.0  # no int8 overflow on the way
+        assert float(to_numpy(ops.median(x))) == 10.0  # no int8 overflow on the way
         got = ops.ptp(x)  # wraps like the dtype, as NumPy: 127 - -128 = -1 in int8
-        assert ops.dtype(got) == "int8" and int(_np(got)) == -1
-        h = _t([1.0, 2.0, 3.0, 60000.0, 60000.0, 65504.0], "float16")
+        assert ops.dtype(got) == "int8" and int(to_numpy(got)) == -1
+        h = tensor([1.0, 2.0, 3.0, 60000.0, 60000.0, 65504.0], "float16")
         assert ops.dtype(ops.quantile(h, [0.5])) == "float16"
         # the two middle float16 values average in float32 (NumPy's mean of float16 does too)
         want = np.median(np.array([1, 2, 3, 60000, 60000, 65504], np.float16))
-        assert float(_np(ops.median(h))) == float(want)
+        assert float(to_numpy(ops.median(h))) == float(want)
 
 
 # -- shapes: q in front, keepdims, 0-d, zero-size, unknown dims -----------------------------------
@@ -134,12 +128,12 @@ def test_quantile_dtype_and_int_overflow(backend):
 def test_q_shapes(backend):
     x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     with polyops.use_backend(backend):
-        t = _t(x)
+        t = tensor(x)
         assert ops.shape(ops.quantile(t, 0.5, axis=-1)) == (2, 3)
         assert ops.shape(ops.quantile(t, [0.5], axis=-1)) == (1, 2, 3)
         assert ops.shape(ops.quantile(t, ops.convert_to_tensor([0.1, 0.9]), axis=(0, 2), keepdims=True)) == (2, 1, 3, 1)
         assert ops.shape(ops.percentile(t, ops.convert_to_tensor(50.0))) == ()
-        np.testing.assert_allclose(_np(ops.percentile(t, [25, 75], axis=-2)),
+        np.testing.assert_allclose(to_numpy(ops.percentile(t, [25, 75], axis=-2)),
                                    np.percentile(x, [25, 75], axis=-2))
 
 
@@ -156,18 +150,18 @@ def test_symbolic_shapes():
 
 def test_zero_d_and_empty(backend):
     with polyops.use_backend(backend):
-        s = _t(3.0)
+        s = tensor(3.0)
         for name in ("median", "nanmedian", "nanmax", "nansum", "nanmean", "ptp"):
             got = getattr(ops, name)(s)
             assert ops.shape(got) == ()
-        assert float(_np(ops.quantile(s, 0.3))) == 3.0
-        assert int(_np(ops.nanargmin(s))) == 0
+        assert float(to_numpy(ops.quantile(s, 0.3))) == 3.0
+        assert int(to_numpy(ops.nanargmin(s))) == 0
         e = ops.zeros((2, 0))
-        np.testing.assert_array_equal(_np(ops.nansum(e, axis=1)), [0.0, 0.0])
-        np.testing.assert_array_equal(_np(ops.nanprod(e, axis=1)), [1.0, 1.0])
-        assert np.isnan(_np(ops.nanmean(e, axis=1))).all()
-        assert np.isnan(_np(ops.median(e, axis=1))).all()
-        assert np.isnan(_np(ops.nanquantile(e, [0.5], axis=1))).all()
+        np.testing.assert_array_equal(to_numpy(ops.nansum(e, axis=1)), [0.0, 0.0])
+        np.testing.assert_array_equal(to_numpy(ops.nanprod(e, axis=1)), [1.0, 1.0])
+        assert np.isnan(to_numpy(ops.nanmean(e, axis=1))).all()
+        assert np.isnan(to_numpy(ops.median(e, axis=1))).all()
+        assert np.isnan(to_numpy(ops.nanquantile(e, [0.5], axis=1))).all()
         assert ops.shape(ops.median(e, axis=0)) == (0,)
 
 
@@ -178,16 +172,16 @@ def test_average_weights(backend):
     x = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], np.float32)
     w = np.array([[1.0, 0.0, 1.0], [0.0, 0.0, 0.0]], np.float32)
     with polyops.use_backend(backend):
-        got = _np(ops.average(_t(x), axis=1, weights=_t(w)))
+        got = to_numpy(ops.average(tensor(x), axis=1, weights=tensor(w)))
         np.testing.assert_allclose(got, [2.0, NAN])  # zero total weight: NaN (NumPy raises)
-        got = _np(ops.average(_t(x), axis=0, weights=_t([1.0, 3.0])))
+        got = to_numpy(ops.average(tensor(x), axis=0, weights=tensor([1.0, 3.0])))
         np.testing.assert_allclose(got, np.average(x, axis=0, weights=[1.0, 3.0]))
-        got = ops.average(ops.convert_to_tensor(np.array([1, 2, 3], np.int32)), weights=_t([1.0, 1.0, 2.0], "float16"))
-        assert ops.dtype(got) == "float16" and float(_np(got)) == 2.25
+        got = ops.average(ops.convert_to_tensor(np.array([1, 2, 3], np.int32)), weights=tensor([1.0, 1.0, 2.0], "float16"))
+        assert ops.dtype(got) == "float16" and float(to_numpy(got)) == 2.25
         with pytest.raises(ValueError, match=r"average.*\(3,\)"):
-            ops.average(_t(x), weights=_t([1.0, 2.0, 3.0]))  # 1-D weights need an axis
+            ops.average(tensor(x), weights=tensor([1.0, 2.0, 3.0]))  # 1-D weights need an axis
         with pytest.raises(ValueError, match=r"average.*\(2, 2\)"):
-            ops.average(_t(x), axis=1, weights=ops.ones((2, 2)))
+            ops.average(tensor(x), axis=1, weights=ops.ones((2, 2)))
 
 
 # -- corrcoef --------------------------------------------------------------------------------------
@@ -196,10 +190,10 @@ def test_average_weights(backend):
 def test_corrcoef(backend):
     x = np.array([[1.0, 2.0, 3.0, 5.0], [4.0, 1.0, 0.0, 2.0], [2.0, 2.0, 2.0, 2.0]], np.float32)
     with polyops.use_backend(backend):
-        got = _np(ops.corrcoef(_t(x)))
+        got = to_numpy(ops.corrcoef(tensor(x)))
         np.testing.assert_allclose(got, _quiet(np.corrcoef, x), rtol=2e-5, atol=2e-6)  # constant row: NaN
-        assert ops.shape(ops.corrcoef(_t(x[0]))) == ()
-        assert float(_np(ops.corrcoef(_t(x[0])))) == pytest.approx(1.0)
+        assert ops.shape(ops.corrcoef(tensor(x[0]))) == ()
+        assert float(to_numpy(ops.corrcoef(tensor(x[0])))) == pytest.approx(1.0)
         with pytest.raises(ValueError, match=r"corrcoef.*\(2, 2, 2\)"):
             ops.corrcoef(ops.ones((2, 2, 2)))
 
@@ -252,8 +246,8 @@ def test_negative_axes(backend):
     x = np.random.default_rng(0).normal(size=(2, 3, 4)).astype(np.float32)
     x[0, 1, 2] = NAN
     with polyops.use_backend(backend):
-        t = _t(x)
-        np.testing.assert_allclose(_np(ops.nanmedian(t, axis=(-1, -3))), np.nanmedian(x, axis=(-1, -3)), rtol=2e-5)
-        np.testing.assert_allclose(_np(ops.nanstd(t, axis=-2, keepdims=True)),
+        t = tensor(x)
+        np.testing.assert_allclose(to_numpy(ops.nanmedian(t, axis=(-1, -3))), np.nanmedian(x, axis=(-1, -3)), rtol=2e-5)
+        np.testing.assert_allclose(to_numpy(ops.nanstd(t, axis=-2, keepdims=True)),
                                    np.nanstd(x, axis=-2, keepdims=True), rtol=2e-5, atol=2e-6)
-        np.testing.assert_array_equal(_np(ops.nanargmax(t, axis=-2)), np.nanargmax(x, axis=-2))
+        np.testing.assert_array_equal(to_numpy(ops.nanargmax(t, axis=-2)), np.nanargmax(x, axis=-2))

@@ -19,12 +19,10 @@ import polyops
 from polyops import ops
 from polyops import random as prandom
 
+from conftest import to_numpy
+
 # One sample size for every 1-d draw: each new shape costs compilations on jax and openvino.
 N = 20_000
-
-
-def _np(x):
-    return np.asarray(ops.convert_to_numpy(x))
 
 
 LOGITS = np.log(np.array([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]], np.float32))
@@ -130,30 +128,30 @@ def test_errors(backend):
 def test_int_seeds_are_reproducible_and_distinct(backend):
     with polyops.use_backend(backend):
         for name, draw in DRAWS.items():
-            a, b, c = _np(draw(7, N)), _np(draw(7, N)), _np(draw(8, N))
+            a, b, c = to_numpy(draw(7, N)), to_numpy(draw(7, N)), to_numpy(draw(8, N))
             np.testing.assert_array_equal(a, b, err_msg=name)
             assert not np.array_equal(a, c), f"{name}: seeds 7 and 8 gave the same numbers"
         # seeds that differ only above 32 bits differ too
-        assert not np.array_equal(_np(prandom.uniform((N,), seed=1)),
-                                  _np(prandom.uniform((N,), seed=1 + 2**32)))
+        assert not np.array_equal(to_numpy(prandom.uniform((N,), seed=1)),
+                                  to_numpy(prandom.uniform((N,), seed=1 + 2**32)))
 
 
 def test_seed_generator(backend):
     """Each draw advances the state: fresh numbers, and the same stream from the same seed."""
     with polyops.use_backend(backend):
         gen = prandom.SeedGenerator(42)
-        first = [_np(prandom.normal((N,), seed=gen)) for _ in range(3)]
+        first = [to_numpy(prandom.normal((N,), seed=gen)) for _ in range(3)]
         assert not np.array_equal(first[0], first[1])
         assert not np.array_equal(first[1], first[2])
         again = prandom.SeedGenerator(42)
         for want in first:
-            np.testing.assert_array_equal(_np(prandom.normal((N,), seed=again)), want)
-        assert not np.array_equal(_np(prandom.normal((N,), seed=prandom.SeedGenerator(43))), first[0])
+            np.testing.assert_array_equal(to_numpy(prandom.normal((N,), seed=again)), want)
+        assert not np.array_equal(to_numpy(prandom.normal((N,), seed=prandom.SeedGenerator(43))), first[0])
         # seed=None draws from the backend's global generator: fresh on every call
-        assert not np.array_equal(_np(prandom.uniform((N,))), _np(prandom.uniform((N,))))
+        assert not np.array_equal(to_numpy(prandom.uniform((N,))), to_numpy(prandom.uniform((N,))))
         # an int32 (2,) seed tensor is used as it is: the generator's first seed is its state
         key = ops.convert_to_tensor([42, 0], "int32")
-        np.testing.assert_array_equal(_np(prandom.normal((N,), seed=key)), first[0])
+        np.testing.assert_array_equal(to_numpy(prandom.normal((N,), seed=key)), first[0])
     with pytest.raises(TypeError, match="SeedGenerator"):
         prandom.SeedGenerator(1.5)
 
@@ -163,13 +161,13 @@ def test_seed_generator(backend):
 
 def test_normal_uniform_truncated_statistics(backend):
     with polyops.use_backend(backend):
-        x = _np(DRAWS["normal"](3, N))
+        x = to_numpy(DRAWS["normal"](3, N))
         _mean_var(x, 2.0, 9.0, "normal")
-        u = _np(DRAWS["uniform"](3, N))
+        u = to_numpy(DRAWS["uniform"](3, N))
         assert u.min() >= -2.0 and u.max() < 3.0
         _mean_var(u, 0.5, 25.0 / 12.0, "uniform")
         _freq(u < 0.0, 0.4, N, "uniform below 0")
-        t = _np(DRAWS["truncated_normal"](3, N))
+        t = to_numpy(DRAWS["truncated_normal"](3, N))
         assert t.min() >= 1.0 - 4.0 and t.max() <= 1.0 + 4.0  # within 2 stddev of the mean
         # the variance of a standard normal truncated to [-2, 2]
         phi2 = math.exp(-2.0) / math.sqrt(2 * math.pi)
@@ -181,7 +179,7 @@ def test_normal_uniform_truncated_statistics(backend):
 
 def test_randint_statistics(backend):
     with polyops.use_backend(backend):
-        r = _np(DRAWS["randint"](5, N))
+        r = to_numpy(DRAWS["randint"](5, N))
     assert r.dtype.kind == "i" and r.min() == -3 and r.max() == 6
     for v in range(-3, 7):
         _freq(r == v, 0.1, N, f"randint value {v}")
@@ -189,7 +187,7 @@ def test_randint_statistics(backend):
 
 def test_categorical_frequencies(backend):
     with polyops.use_backend(backend):
-        c = _np(DRAWS["categorical"](11, N))
+        c = to_numpy(DRAWS["categorical"](11, N))
     p = np.exp(LOGITS) / np.exp(LOGITS).sum(1, keepdims=True)
     assert c.min() >= 0 and c.max() <= 2
     for row in range(2):
@@ -200,9 +198,9 @@ def test_categorical_frequencies(backend):
 def test_dropout(backend):
     rate = 0.3
     with polyops.use_backend(backend):
-        d = _np(DRAWS["dropout"](13, N))
-        shared = _np(prandom.dropout(ops.ones((N // 4, 4)), rate, noise_shape=(N // 4, 1), seed=13))
-        kept = _np(prandom.dropout(ops.ones((5,)), 0.0, seed=13))
+        d = to_numpy(DRAWS["dropout"](13, N))
+        shared = to_numpy(prandom.dropout(ops.ones((N // 4, 4)), rate, noise_shape=(N // 4, 1), seed=13))
+        kept = to_numpy(prandom.dropout(ops.ones((5,)), 0.0, seed=13))
     _freq(d == 0, rate, N, "dropout zeros")
     np.testing.assert_allclose(d[d != 0], 1 / (1 - rate), rtol=1e-6)  # survivors scaled
     assert (shared == shared[:, :1]).all()  # one mask value per row
@@ -212,9 +210,9 @@ def test_dropout(backend):
 
 def test_shuffle_is_a_permutation(backend):
     with polyops.use_backend(backend):
-        s = _np(DRAWS["shuffle"](17, N))
+        s = to_numpy(DRAWS["shuffle"](17, N))
         m = np.arange(12, dtype=np.float32).reshape(3, 4)
-        cols = _np(prandom.shuffle(m, axis=1, seed=17))
+        cols = to_numpy(prandom.shuffle(m, axis=1, seed=17))
     np.testing.assert_array_equal(np.sort(s), np.arange(N))
     assert (s != np.arange(N)).mean() > 0.99  # not (nearly) the identity
     perm = cols[0].astype(int)  # each row moved by the same column permutation
@@ -224,11 +222,11 @@ def test_shuffle_is_a_permutation(backend):
 
 def test_gamma_beta_binomial_statistics(backend):
     with polyops.use_backend(backend):
-        g = _np(DRAWS["gamma"](19, N))
-        small = _np(prandom.gamma((N,), 0.5, seed=19))  # alpha < 1 takes the boost path
-        b = _np(DRAWS["beta"](19, N))
-        k = _np(DRAWS["binomial"](19, N))
-        per = _np(prandom.binomial((2, N // 2), np.array([[4.0], [20.0]], np.float32),
+        g = to_numpy(DRAWS["gamma"](19, N))
+        small = to_numpy(prandom.gamma((N,), 0.5, seed=19))  # alpha < 1 takes the boost path
+        b = to_numpy(DRAWS["beta"](19, N))
+        k = to_numpy(DRAWS["binomial"](19, N))
+        per = to_numpy(prandom.binomial((2, N // 2), np.array([[4.0], [20.0]], np.float32),
                                    np.array([[0.5], [0.1]], np.float32), seed=19))
     assert g.min() > 0 and small.min() > 0
     _mean_var(g, 2.5, 2.5, "gamma(2.5)")
@@ -253,7 +251,7 @@ def test_same_numbers_on_every_backend(backend):
     results = {}
     for b in dict.fromkeys(["numpy", backend]):
         with polyops.use_backend(b):
-            results[b] = {name: _np(draw(123, N)) for name, draw in DRAWS.items()}
+            results[b] = {name: to_numpy(draw(123, N)) for name, draw in DRAWS.items()}
     for name in DRAWS:
         got, want = results[backend][name], results["numpy"][name]
         if got.dtype.kind in "iub":
@@ -276,12 +274,12 @@ def test_seed_generator_inside_jit(backend):
             return x + prandom.normal((4,), seed=gen)
 
         x = np.zeros((4,), np.float32)
-        got = [_np(noisy(x))]
+        got = [to_numpy(noisy(x))]
         traces = noisy.traces
-        got += [_np(noisy(x)) for _ in range(2)]
+        got += [to_numpy(noisy(x)) for _ in range(2)]
         eager = prandom.SeedGenerator(5)
-        want = [_np(prandom.normal((4,), seed=eager)) for _ in range(3)]
-        state = _np(gen.state.value)
+        want = [to_numpy(prandom.normal((4,), seed=eager)) for _ in range(3)]
+        state = to_numpy(gen.state.value)
     assert not np.array_equal(got[0], got[1]) and not np.array_equal(got[1], got[2])
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)

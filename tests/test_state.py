@@ -8,9 +8,7 @@ import pytest
 import polyops
 from polyops import _state, ops
 
-
-def _np(x):
-    return np.asarray(ops.convert_to_numpy(x))
+from conftest import to_numpy
 
 
 @pytest.fixture
@@ -51,19 +49,19 @@ def test_variable_in_ops_and_operators(backend):
     with polyops.use_backend(backend):
         v = polyops.Variable(np.array([[1.0, -2.0], [3.0, 4.0]], np.float32))
         m = v.numpy()
-        np.testing.assert_array_equal(_np(ops.sum(v, axis=0)), m.sum(0))
-        np.testing.assert_array_equal(_np(ops.matmul(v, v)), m @ m)
-        np.testing.assert_array_equal(_np(v + 1), m + 1)
-        np.testing.assert_array_equal(_np(2 * v), 2 * m)
-        np.testing.assert_array_equal(_np(v - v), np.zeros((2, 2)))
-        np.testing.assert_array_equal(_np(v / 2), m / 2)
-        np.testing.assert_array_equal(_np(1 - v), 1 - m)
-        np.testing.assert_array_equal(_np(v @ v), m @ m)
-        np.testing.assert_array_equal(_np(v ** 2), m ** 2)
-        np.testing.assert_array_equal(_np(-v), -m)
-        np.testing.assert_array_equal(_np(abs(v)), np.abs(m))
-        np.testing.assert_array_equal(_np(v > 0), m > 0)
-        np.testing.assert_array_equal(_np(v[1]), m[1])
+        np.testing.assert_array_equal(to_numpy(ops.sum(v, axis=0)), m.sum(0))
+        np.testing.assert_array_equal(to_numpy(ops.matmul(v, v)), m @ m)
+        np.testing.assert_array_equal(to_numpy(v + 1), m + 1)
+        np.testing.assert_array_equal(to_numpy(2 * v), 2 * m)
+        np.testing.assert_array_equal(to_numpy(v - v), np.zeros((2, 2)))
+        np.testing.assert_array_equal(to_numpy(v / 2), m / 2)
+        np.testing.assert_array_equal(to_numpy(1 - v), 1 - m)
+        np.testing.assert_array_equal(to_numpy(v @ v), m @ m)
+        np.testing.assert_array_equal(to_numpy(v ** 2), m ** 2)
+        np.testing.assert_array_equal(to_numpy(-v), -m)
+        np.testing.assert_array_equal(to_numpy(abs(v)), np.abs(m))
+        np.testing.assert_array_equal(to_numpy(v > 0), m > 0)
+        np.testing.assert_array_equal(to_numpy(v[1]), m[1])
         assert len(v) == 2
         i = polyops.Variable(5, dtype="int32")
         assert i.dtype == "int32" and int(i.numpy()) == 5
@@ -148,7 +146,7 @@ def test_mixed_precision_autocast(backend, policy_name, restore_policy):
             assert ops.dtype(w.value) == compute
             y = ops.matmul(x, w)
             assert ops.dtype(y) == compute  # the op runs in the compute dtype
-            np.testing.assert_allclose(_np(y).astype(np.float32), np.ones((1, 2)) @ w0)
+            np.testing.assert_allclose(to_numpy(y).astype(np.float32), np.ones((1, 2)) @ w0)
             assert ops.dtype(fixed.value) == "float32"  # autocast=False
             assert ops.dtype(steps.value) == "int32"  # only float variables are cast
             with polyops.AutocastScope(None):

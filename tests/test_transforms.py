@@ -20,15 +20,13 @@ import pytest
 import polyops
 from polyops import ops
 
+from conftest import to_numpy
+
 DIFFERENTIATING = ("jax", "tensorflow", "torch")
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(4, 3)).astype(np.float32)
 W = RNG.normal(size=(3, 2)).astype(np.float32)
 B = RNG.normal(size=(2,)).astype(np.float32)
-
-
-def _np(x):
-    return np.asarray(ops.convert_to_numpy(x))
 
 
 def _traces(backend, n):
@@ -48,16 +46,16 @@ def _layer(x, w, b):
 def test_jit_equals_eager_and_traces_once_per_signature(backend):
     jitted = polyops.jit(_layer)
     with polyops.use_backend(backend):
-        want = {k: _np(v) for k, v in _layer(X, W, B).items() if k != "shape"}
+        want = {k: to_numpy(v) for k, v in _layer(X, W, B).items() if k != "shape"}
         for _ in range(3):
             got = jitted(X, W, B)
             assert got["shape"] == 2  # a Python int output stays a Python int
             for k in want:
-                np.testing.assert_allclose(_np(got[k]), want[k], rtol=1e-5, atol=1e-6, err_msg=k)
+                np.testing.assert_allclose(to_numpy(got[k]), want[k], rtol=1e-5, atol=1e-6, err_msg=k)
         assert jitted.traces == _traces(backend, 1)
         # a new shape traces again; the old signature stays compiled
         x5 = np.concatenate([X, X[:1]])
-        np.testing.assert_allclose(_np(jitted(x5, W, B)["total"]), _np(_layer(x5, W, B)["total"]),
+        np.testing.assert_allclose(to_numpy(jitted(x5, W, B)["total"]), to_numpy(_layer(x5, W, B)["total"]),
                                    rtol=1e-5)
         jitted(X, W, B)
         assert jitted.traces == _traces(backend, 2)
@@ -74,14 +72,14 @@ def test_jit_static_arguments(backend):
 
     with polyops.use_backend(backend):
         by_num = polyops.jit(scale)
-        assert float(_np(by_num(X, 2.0))) == pytest.approx(float(X.sum()) * 2, rel=1e-5)
-        assert float(_np(by_num(X, 3.0))) == pytest.approx(float(X.sum()) * 3, rel=1e-5)
+        assert float(to_numpy(by_num(X, 2.0))) == pytest.approx(float(X.sum()) * 2, rel=1e-5)
+        assert float(to_numpy(by_num(X, 3.0))) == pytest.approx(float(X.sum()) * 3, rel=1e-5)
         by_num(X, 2.0)
         assert by_num.traces == _traces(backend, 2)
 
         by_name = polyops.jit(scale, static_argnums=(1,), static_argnames=("mode",))
-        assert float(_np(by_name(X, 2, mode="max"))) == pytest.approx(float(X.max()) * 2, rel=1e-6)
-        assert float(_np(by_name(X, 2, mode="max"))) == pytest.approx(float(X.max()) * 2, rel=1e-6)
+        assert float(to_numpy(by_name(X, 2, mode="max"))) == pytest.approx(float(X.max()) * 2, rel=1e-6)
+        assert float(to_numpy(by_name(X, 2, mode="max"))) == pytest.approx(float(X.max()) * 2, rel=1e-6)
         assert by_name.traces == _traces(backend, 1)
 
         if backend != "numpy":  # numpy calls the function as it is, with no signature
@@ -102,7 +100,7 @@ def test_disable_jit(backend):
     with polyops.use_backend(backend):
         with polyops.disable_jit():
             for _ in range(3):
-                np.testing.assert_array_equal(_np(jitted(X)), X * 2)
+                np.testing.assert_array_equal(to_numpy(jitted(X)), X * 2)
         assert jitted.traces == 0 and len(calls) == 3  # run eagerly, every time
 
 
@@ -144,11 +142,11 @@ def test_variables_assigned_inside_jit(backend):
         out = None
         for _ in range(3):
             out = step(x)
-        np.testing.assert_allclose(_np(out), 6 * x)
+        np.testing.assert_allclose(to_numpy(out), 6 * x)
         np.testing.assert_allclose(v.numpy(), 3 * x)
         assert int(count.numpy()) == 3
         v.assign(np.ones((3,), np.float32))  # an eager write is seen by the next call
-        np.testing.assert_allclose(_np(step(x)), 2 * (1 + x))
+        np.testing.assert_allclose(to_numpy(step(x)), 2 * (1 + x))
         assert int(count.numpy()) == 4
 
 
@@ -209,8 +207,8 @@ def test_grad_matches_finite_differences(backend):
         value, g = polyops.value_and_grad(_loss)(params, X)
         assert isinstance(g, dict) and set(g) == {"w", "b"}  # the argument's structure
         gp, gx = polyops.grad(_loss, argnums=(0, 1))(params, X)
-        value, g, gp, gx = _np(value), {k: _np(t) for k, t in g.items()}, gp, _np(gx)
-        gp = {k: _np(t) for k, t in gp.items()}
+        value, g, gp, gx = to_numpy(value), {k: to_numpy(t) for k, t in g.items()}, gp, to_numpy(gx)
+        gp = {k: to_numpy(t) for k, t in gp.items()}
     assert float(value) == pytest.approx(_loss_np(params, X), rel=1e-5)
     for k in ("w", "b"):
         np.testing.assert_allclose(g[k], want_p[k], rtol=1e-3, atol=1e-5, err_msg=k)
@@ -228,13 +226,13 @@ def test_grad_has_aux_and_errors(backend):
                 polyops.grad(with_aux, has_aux=True)(X, X * 2)
             return
         (value, aux), g = polyops.value_and_grad(with_aux, argnums=1, has_aux=True)(X, X * 2)
-        assert float(_np(value)) == pytest.approx(float((X * X * 2).sum()), rel=1e-5)
-        assert float(_np(aux["mean"])) == pytest.approx(float(X.mean()), rel=1e-5, abs=1e-6)
+        assert float(to_numpy(value)) == pytest.approx(float((X * X * 2).sum()), rel=1e-5)
+        assert float(to_numpy(aux["mean"])) == pytest.approx(float(X.mean()), rel=1e-5, abs=1e-6)
         assert aux["n"] == 3
-        np.testing.assert_allclose(_np(g), X)
+        np.testing.assert_allclose(to_numpy(g), X)
         g, aux = polyops.grad(with_aux, has_aux=True)(X, X * 2)
-        np.testing.assert_allclose(_np(g), X * 2)
-        assert float(_np(aux["mean"])) == pytest.approx(float(X.mean()), rel=1e-5, abs=1e-6)
+        np.testing.assert_allclose(to_numpy(g), X * 2)
+        assert float(to_numpy(aux["mean"])) == pytest.approx(float(X.mean()), rel=1e-5, abs=1e-6)
         with pytest.raises(TypeError, match="scalar"):
             polyops.grad(lambda x: x * 2.0)(X)
         with pytest.raises(TypeError, match="float"):
@@ -254,12 +252,12 @@ def test_stop_and_custom_gradient_under_grad(backend):
 
     with polyops.use_backend(backend):
         # forward: stop_gradient is the identity, custom_gradient gives f's output
-        assert float(_np(f(X))) == pytest.approx(float(2 * (X * X).sum()), rel=1e-5)
+        assert float(to_numpy(f(X))) == pytest.approx(float(2 * (X * X).sum()), rel=1e-5)
         if backend not in DIFFERENTIATING:
             return
-        np.testing.assert_allclose(_np(polyops.grad(f)(X)), X, rtol=1e-6)
+        np.testing.assert_allclose(to_numpy(polyops.grad(f)(X)), X, rtol=1e-6)
         g = polyops.grad(lambda x: ops.sum(ops.stop_gradient(x) * 3.0))(X)
-        np.testing.assert_array_equal(_np(g), np.zeros_like(X))
+        np.testing.assert_array_equal(to_numpy(g), np.zeros_like(X))
 
 
 # ----- devices ---------------------------------------------------------------------------------
@@ -285,7 +283,7 @@ def test_devices_and_device_scope(backend):
             with polyops.device(name):
                 t = ops.ones((2,)) + ops.convert_to_tensor(np.ones(2, np.float32))
             assert _placement(backend, t) == "cpu", name
-            np.testing.assert_array_equal(_np(t), [2.0, 2.0])
+            np.testing.assert_array_equal(to_numpy(t), [2.0, 2.0])
         with pytest.raises(ValueError, match="device.*tpu:7"):
             with polyops.device("tpu:7"):
                 pass
