@@ -23,4 +23,4 @@ PYTHON="$PY" bash scripts/wheelhouse.sh >/dev/null
 "$PY" -m pip install --quiet -c ci/constraints.txt --find-links wheelhouse \
     'polyops[all]' -r ci/test-requirements.txt
 "$PY" -m polyops backends
-exec "$PY" -m pytest -n "${PYTEST_WORKERS:-2}" -p no:cacheprovider "$@"
+exec "$PY" -m pytest -n "${PYTEST_WORKERS:-2}" -p no:cacheprovider --durations=40 "$@"
