@@ -707,8 +707,8 @@ def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
 
 def locate(fn: Callable, name: str, filename: str, line: int) -> None:
     """Name a generated public function's code ``name`` and point it at its op's source
-    (``filename``, ``line``): tracebacks, ``inspect.getsource`` and editors then open the op's
-    rule, not generated text."""
+    (``filename``, ``line``): tracebacks, ``inspect.getsourcefile`` and editors then open the
+    op's rule, not generated text."""
     fn.__code__ = fn.__code__.replace(co_name=name, co_qualname=name, co_filename=filename,
                                       co_firstlineno=line)
 

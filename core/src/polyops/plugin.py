@@ -122,8 +122,8 @@ def kernels_from(*modules, ops: Mapping | None = None) -> dict[str, Callable]:
     """Collect the kernels of plugin family modules: public attributes named after ops.
 
     Each module (``numpy.py``, ``nn.py``, ``core.py``...) or family package (``numpy/``,
-    whose public submodules are read too) defines functions named after the ops they implement (``def sum(x, axis, keepdims)``) or binds
-    them (``add = np.add``).  Names starting with ``_`` and names that are not
+    whose public submodules are read too) defines functions named after the ops they
+    implement (``def sum(x, axis, keepdims)``) or binds them (``add = np.add``).  Names starting with ``_`` and names that are not
     ops of that module's family are ignored.
     """
     if ops is None:
@@ -202,8 +202,8 @@ def private(path: str, default: Any = None) -> Any:
     (which lists every path it reads in ``PRIVATE``) and keep a public-API fallback for
     ``default``: a framework release that moves the attribute then costs speed, not
     correctness.  The environment variable ``POLYOPS_HIDE_PRIVATE`` (comma-separated
-    paths, or ``all``) hides attributes as if they were missing; the tests run every
-    plugin that way, one path at a time.
+    paths, or ``all``) hides attributes as if they were missing; tests/test_compat.py
+    runs every plugin with all of them hidden.
     """
     import os
 
