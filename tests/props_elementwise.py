@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-UNARY = ("arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "cbrt", "cosh", "sinh",
-         "tan", "deg2rad", "rad2deg", "exp2", "expm1", "log10", "log1p", "log2", "reciprocal",
-         "sinc", "i0")
-BINARY = ("arctan2", "logaddexp", "logaddexp2", "hypot", "heaviside", "fmax", "fmin", "fmod",
-          "divide_no_nan")
+# The plain unary and binary ops take test_properties.default_strategy.
 INTEGER = ("bool", "int8", "int16", "int32", "uint8")
 
 
@@ -18,7 +14,7 @@ def strategies() -> dict:
     from hypothesis.extra import numpy as hnp
 
     from test_properties import (ANY, FINITE, MAX_RANK, MAX_SIDE, WIDE, Case, Dom, T, arrays,
-                                 binary_case, scalar, unary_case)
+                                 scalar, unary_case)
 
     @st.composite
     def int_binary_case(draw, name, dom):
@@ -61,9 +57,7 @@ def strategies() -> dict:
             arrs.append(draw(arrays(k2, shapes_[1], exp_dom)))
         return Case("ldexp", arrs, tuple(args))
 
-    out = {n: unary_case(n) for n in UNARY}
-    out.update({n: unary_case(n, dom_of=lambda dtype: WIDE) for n in ("fabs", "trunc")})
-    out.update({n: binary_case(n) for n in BINARY})
+    out = {n: unary_case(n, dom_of=lambda dtype: WIDE) for n in ("fabs", "trunc")}
     out["gcd"] = int_binary_case("gcd", WIDE)
     out["lcm"] = int_binary_case("lcm", ANY)
     out["ldexp"] = ldexp_case()

@@ -96,14 +96,12 @@ def strategies() -> dict:
         return Case("view", [x], (T(0),), {} if dst is None and draw(st.booleans()) else {"dtype": dst})
 
     return {
-        "logical_xor": binary_case("logical_xor"),
         **{n: unary_case(n, dom_of=lambda dtype: WIDE)
            for n in ("isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "signbit",
                      "real", "imag", "conjugate", "angle")},
         "isclose": close_case("isclose"),
         "allclose": close_case("allclose"),
         "nan_to_num": nan_to_num_case(),
-        "nextafter": binary_case("nextafter"),
         **{n: integral_binary_case(n) for n in ("bitwise_and", "bitwise_or", "bitwise_xor")},
         "bitwise_invert": unary_case("bitwise_invert", allowed=_INTEGRAL,
                                      dom_of=lambda dtype: WIDE),
