@@ -22,6 +22,7 @@ UINT_TYPES = ("uint8", "uint16", "uint32", "uint64")
 SINT_TYPES = ("int8", "int16", "int32", "int64")
 INT_TYPES = UINT_TYPES + SINT_TYPES
 FLOAT_TYPES = ("bfloat16", "float16", "float32", "float64")
+HALF_FLOATS = ("float16", "bfloat16")  # widened by ops that declare a compute dtype
 COMPLEX_TYPES = ("complex64", "complex128")
 WEAK_TYPES = ("int", "float", "complex")
 ALLOWED_DTYPES = BOOL_TYPES + INT_TYPES + FLOAT_TYPES + COMPLEX_TYPES

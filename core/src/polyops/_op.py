@@ -80,6 +80,21 @@ class SplitKernel:
         return self.general(*args)
 
 
+class NonEmpty:
+    """A kernel that takes no zero-size operand: core answers a call with one itself, the
+    result built from the op's rule (a zero-size result) or from the op's declared
+    ``empty`` fill (see `defop`), and the kernel never sees it.  Plugins mark kernels
+    with `polyops.plugin.nonempty`; a runtime with ``empty_tensors=False`` marks all."""
+
+    __slots__ = ("kernel",)
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __call__(self, *args):
+        return self.kernel(*args)
+
+
 class EagerOnlyError(TypeError):
     """An op that computes on the host (or reads a data-dependent size) was called under
     a trace (jax.jit, tf.function), where tensor values do not exist yet."""
@@ -95,8 +110,13 @@ class Op:
     """The record of one op: its name, family, rule, reference and promotion kind."""
 
     def __init__(self, name, family, rule, tensors, promote, ref, prepare, elementwise,
-                 tree=False):
+                 tree=False, compute=None, empty=None):
         self.name = name
+        # the result's fill when an operand has zero size but the result has not (sum 0,
+        # prod 1, det 1, mean NaN...), for backends whose kernels take no empty operand
+        self.empty = empty
+        # the dtype float16/bfloat16 operands compute in (None: their own), see `defop`
+        self.compute = compute
         self.tree = tree  # arguments are nested structures (and callables): control flow
         self.family = family
         self.rule = rule
@@ -275,6 +295,10 @@ class _Fast:
 
     def __init__(self, op: Op, fn: Callable, rt):
         self.kind = fast_kind(op)
+        # core answers calls with a zero-size operand (see `NonEmpty`)
+        self.nonempty = isinstance(fn, NonEmpty) or not rt.empty_tensors
+        if isinstance(fn, NonEmpty):
+            fn = fn.kernel
         self.general_fn = fn
         self.fast_fn = fn
         fast_dtypes = None
@@ -288,18 +312,21 @@ class _Fast:
         self.codes = {k: c for k, c in codes.items() if fast_dtypes is None or c in fast_dtypes}
         n = {"unary": 1, "binary": 2, "single": 1}.get(self.kind, 0)
         promote = op.promote
-        self.ok = frozenset(k for k, c in self.codes.items() if n and _keeps(promote, (c,) * n))
+        # (16-bit floats of an op with a compute dtype take the general entry, which widens)
+        half = _dtypes.HALF_FLOATS if op.compute is not None else ()
+        self.ok = frozenset(k for k, c in self.codes.items()
+                            if n and c not in half and _keeps(promote, (c,) * n))
         # a native tensor with a Python float or int that the lattice casts to the tensor's
         # dtype (weak scalars: float32 + 2.0 stays float32)
         self.weak = {w: frozenset(k for k, c in self.codes.items()
-                                  if n == 2 and _keeps_weak(promote, c, key))
+                                  if n == 2 and c not in half and _keeps_weak(promote, c, key))
                      for w, key in ((float, "float"), (int, "int"))}
 
     def folded(self):
         """The spec the generated public function reads, ``(type, dtypes, kernel)``: its
         inline fast path reads ``x.dtype`` itself, so a runtime with a ``dtype_code`` has
         none there (its entries use the code)."""
-        if self.kind is None or self.code_of is not None:
+        if self.kind is None or self.code_of is not None or self.nonempty:
             return NO_FAST
         return (self.T, self.ok, self.fast_fn)
 
@@ -320,6 +347,9 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
     slots = op.tensor_slots
     varargs = op.varargs
     symbolic = op.symbolic_call
+    compute = op.compute
+    half = _dtypes.HALF_FLOATS
+    nonempty = f.nonempty
 
     def fail(args, exc):
         return _diagnose(op, backend, args, exc)
@@ -372,9 +402,12 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
                 _dtypes.result_type_of_keys((k,)) if k in _dtypes.WEAK_TYPES else k for k in keys]
         except _promote.PromotionError as exc:
             raise TypeError(f"{op.name}: {exc}") from None
-        # 3. cast to the promoted dtypes
+        # 3. cast to the promoted dtypes (16-bit floats to the op's compute dtype, if any)
         out = list(args)
+        low = None
         for (pos, sub, v, key), target in zip(values, targets):
+            if compute is not None and target in half:
+                low, target = target, compute
             if v is not None and target is not None:
                 if key == "int" and type(v) is int:
                     _check_weak_int(op, v, target)
@@ -388,12 +421,18 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
                 if not isinstance(out[pos], list):
                     out[pos] = list(out[pos])
                 out[pos][sub] = v
+        pre = out
         if prepare is not None:
             out = prepare(*out)
+        if nonempty and any(_has_zero(v) for _, _, v, _ in values):
+            result = _answer_empty(op, pre, convert)
+            if result is not _KERNEL:
+                return result if low is None else _narrow(result, compute, low, dtypes, convert)
         try:
-            return fn(*out)
+            result = fn(*out)
         except Exception as exc:
             raise fail(out, exc) from exc
+        return result if low is None else _narrow(result, compute, low, dtypes, convert)
 
     if op.tree:
         return _tree_entry(op, fn, native)
@@ -408,7 +447,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
     if f.kind == "single":
 
         def single(x, *rest):
-            if type(x) is T and code(x) in ok:
+            if type(x) is T and code(x) in ok and not (nonempty and _has_zero(x)):
                 args = (x, *rest) if prepare is None else prepare(x, *rest)
                 try:
                     return fast_fn(*args)
@@ -423,7 +462,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
     if f.kind == "unary":
 
         def unary(x):
-            if type(x) is T and code(x) in ok:
+            if type(x) is T and code(x) in ok and not (nonempty and _has_zero(x)):
                 try:
                     return fast_fn(x)
                 except Exception as exc:
@@ -438,6 +477,8 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
 
     def binary(x1, x2):
         t1, t2 = type(x1), type(x2)
+        if nonempty and (_has_zero(x1) or _has_zero(x2)):  # core answers: the general entry
+            return general(x1, x2)
         if t1 is T:
             d = code(x1)
             if t2 is T:
@@ -468,6 +509,45 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
 
 
 _DTYPE_ATTR = operator.attrgetter("dtype")
+_KERNEL = object()  # `_answer_empty`: the kernel answers this call
+
+
+def _has_zero(v) -> bool:
+    """Whether ``v`` is a tensor with a zero-size dimension (Python scalars are not)."""
+    return 0 in getattr(v, "shape", ())
+
+
+def _answer_empty(op, args, convert):
+    """The result of ``op`` on ``args`` (promoted, one operand of zero size) built by core:
+    the rule's output specs, filled with the op's ``empty`` value where a result is not
+    itself zero-size; `_KERNEL` where core cannot (no ``empty`` declared, or a dimension
+    unknown under a trace)."""
+    out = op.rule(*_map_tensors(op, args, spec_of))
+    specs = _flat_outputs(out)
+    if any(None in t.shape for t in specs):
+        return _KERNEL
+    fills = None
+    if not all(0 in t.shape for t in specs):
+        if op.empty is None:
+            return _KERNEL
+        fills = op.empty(out, *args) if callable(op.empty) else op.empty
+    leaves = iter(fills if isinstance(fills, tuple) else (fills,) * len(specs))
+
+    def build(t):
+        return convert(np.full(t.shape, next(leaves) if fills is not None else 0), t.dtype)
+
+    return _tree.map_structure(
+        lambda t: build(t) if isinstance(t, SymbolicTensor) else t, out)
+
+
+def _narrow(result, compute, low, dtypes, convert):
+    """``result`` with its tensors of dtype ``compute`` cast back to ``low``: the op ran on
+    16-bit operands widened to its compute dtype."""
+    if isinstance(result, (tuple, list)):
+        return type(result)(_narrow(r, compute, low, dtypes, convert) for r in result)
+    if dtypes.get(getattr(result, "dtype", None)) == compute:
+        return convert(result, low)
+    return result
 
 
 def _tree_entry(op, fn, native):
@@ -746,7 +826,7 @@ def _camel(name: str) -> str:
 
 
 def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=None,
-          elementwise=None, name=None, tree=False):
+          elementwise=None, name=None, tree=False, compute=None, empty=None):
     """Declare an op from its rule; returns the generated public function.
 
     Args:
@@ -758,6 +838,17 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
         elementwise: "unary" or "binary" to get the fast eager path.
         tree: the arguments are nested structures of tensors and callables (control flow):
             no conversion; a SymbolicTensor anywhere in them calls the rule.
+        compute: the dtype that float16/bfloat16 operands compute in ("float32"), for ops
+            whose 16-bit results would overflow or lose bits in between (exp, softmax,
+            norms...).  The entry casts such operands up before the kernel or reference and
+            casts the outputs of that dtype back, on every backend; kernels and references
+            never widen by hand.  None: every dtype computes in itself.
+        empty: the value of a result that is not zero-size although an operand is (0 for
+            sum, 1 for prod and det, NaN for mean...): a number, a tuple with one per
+            output, or ``(out_specs, *args) -> fill``.  Where a backend's kernel takes no
+            zero-size operand (`polyops.plugin.nonempty`), core answers such calls: a
+            zero-size result from the rule's spec, any other from this fill; with no
+            fill the kernel is called.
 
     The decorated function is the shape/dtype rule: it receives SymbolicTensors for
     tensor operands (Python scalars stay scalars) and returns the output spec(s).
@@ -774,7 +865,7 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
         if op_name in OPS:
             raise ValueError(f"defop: op {op_name!r} is already defined")
         op = Op(op_name, family, _named_errors(_positional(rule), op_name), tensors, promote, None,
-                prepare, elementwise, tree)
+                prepare, elementwise, tree, compute, empty)
         op.signature = inspect.signature(rule)
         OPS[op_name] = op
         op.public = _generate_public(op, rule, _NAMESPACE)

@@ -27,7 +27,16 @@ API_VERSION = 1
 
 SUPPORTED_API_VERSIONS = frozenset({1})
 
+from ._op import NonEmpty as NonEmpty  # noqa: E402,F401  (a kernel that takes no empty operand)
 from ._op import SplitKernel as SplitKernel  # noqa: E402,F401  (a kernel with a fast variant)
+
+
+def nonempty(kernel):
+    """Mark ``kernel`` as taking no zero-size operand: core answers those calls itself,
+    from the op's rule (a zero-size result) or its declared ``empty`` fill (sum 0, det 1),
+    so the kernel body is the math only.  Use it where the framework fails or differs
+    on empty input; a runtime with ``empty_tensors=False`` marks every kernel."""
+    return NonEmpty(kernel)
 
 hookspec = pluggy.HookspecMarker("polyops")
 hookimpl = pluggy.HookimplMarker("polyops")
@@ -79,6 +88,9 @@ class Runtime:
             dtype than ``tensor.dtype`` for the eager fast paths (TensorFlow's ``dtype`` is
             a Python property and ``tf.DType`` hashes in Python: ``EagerTensor._datatype_enum``
             costs a tenth); with it, ``dtype_codes`` maps each code to its canonical dtype.
+        empty_tensors: whether the framework computes on zero-size tensors.  False (an
+            engine that rejects them, like OpenVINO's): core answers every call with a
+            zero-size operand, as for kernels marked with `nonempty`.
     """
 
     name: str
@@ -96,6 +108,7 @@ class Runtime:
     dtype_code: Callable | None = None
     on_tape: Callable | None = None
     dtype_codes: Mapping[Any, str] | None = None
+    empty_tensors: bool = True
 
 
 class BackendSpec:
