@@ -118,6 +118,15 @@ def normalize_shape(shape, op: str) -> tuple:
     return tuple(out)
 
 
+def square_batch(shape, op: str) -> tuple:
+    """The batch dims of a stack of square matrices ``(..., n, n)``; ValueError otherwise."""
+    if len(shape) < 2:
+        raise ValueError(f"{op}: expected a tensor of rank >= 2, got shape {tuple(shape)}")
+    if shape[-1] is not None and shape[-2] is not None and shape[-1] != shape[-2]:
+        raise ValueError(f"{op}: expected square matrices, got shape {tuple(shape)}")
+    return tuple(shape[:-2])
+
+
 def size_of(shape: tuple):
     """Number of elements, or None when a dim is unknown."""
     n = 1

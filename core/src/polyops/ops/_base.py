@@ -38,8 +38,9 @@ def check_tensor(op: str, name: str, x) -> None:
         raise TypeError(f"{op}: expected a tensor for {name!r}, got {type(x).__name__}")
 
 
-def unary(name, *, family="numpy", promote=_promote.preserve, out=None, doc=""):
-    """Declare a one-operand elementwise op; ``out`` fixes the output dtype (e.g. "bool")."""
+def unary(name, *, family="numpy", promote=_promote.preserve, out=None, doc="", compute=None):
+    """Declare a one-operand elementwise op; ``out`` fixes the output dtype (e.g. "bool");
+    ``compute``: see `defop`."""
 
     def rule(x):
         check_tensor(name, "x", x)
@@ -48,11 +49,14 @@ def unary(name, *, family="numpy", promote=_promote.preserve, out=None, doc=""):
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    return defop(family, tensors=("x",), promote=promote, elementwise="unary")(rule)
+    return defop(family, tensors=("x",), promote=promote, elementwise="unary",
+                 compute=compute)(rule)
 
 
-def binary(name, *, family="numpy", promote=_promote.same, out=None, doc="", params=("x1", "x2")):
-    """Declare a two-operand broadcasting elementwise op (``params`` names its operands)."""
+def binary(name, *, family="numpy", promote=_promote.same, out=None, doc="", params=("x1", "x2"),
+           compute=None):
+    """Declare a two-operand broadcasting elementwise op (``params`` names its operands);
+    ``compute``: see `defop`."""
     a, b = params
 
     def rule(x1, x2):
@@ -73,7 +77,8 @@ def binary(name, *, family="numpy", promote=_promote.same, out=None, doc="", par
         rule = ns["rule"]
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    return defop(family, tensors=params, promote=promote, elementwise="binary")(rule)
+    return defop(family, tensors=params, promote=promote, elementwise="binary",
+                 compute=compute)(rule)
 
 
 def dtype_arg(op: str, dtype, default=None):
@@ -91,26 +96,6 @@ def int_arg(op: str, name: str, value) -> int:
         return operator.index(value)
     except TypeError:
         raise TypeError(f"{op}: expected an integer {name}, got {name}={value!r}") from None
-
-
-
-_HALF_FLOATS = ("float16", "bfloat16")
-
-
-def widened(x):
-    """``(x, its dtype)``, with a float16/bfloat16 ``x`` cast to float32: references compute
-    the 16-bit floats in float32 and cast the result back once with `narrowed`."""
-    from .core import cast, dtype
-
-    d = dtype(x)
-    return (cast(x, "float32"), d) if d in _HALF_FLOATS else (x, d)
-
-
-def narrowed(x, dtype_: str):
-    """``x`` cast to ``dtype_`` unless it already has it."""
-    from .core import cast, dtype
-
-    return x if dtype(x) == dtype_ else cast(x, dtype_)
 
 
 def to_host(op: str, x):

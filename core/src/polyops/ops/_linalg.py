@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import _dtypes, _promote
 from .._shapes import broadcast_shapes
 from .._symbolic import SymbolicTensor
-from ._base import to_host
+from ._base import key, shape_of
 from .core import convert_to_tensor
 from .core import dtype as _dtype_of
 from .core import shape as _shape_of
@@ -45,6 +45,13 @@ def _matrix(op, shape, square=False, name="x"):
     if square and shape[-1] is not None and shape[-2] is not None and shape[-1] != shape[-2]:
         raise ValueError(f"{op}: expected square matrices, got shape {shape}")
     return shape
+
+
+def _float_matrix(op, x, square=False):
+    """Spec helper of the one-matrix ops: x checked as a tensor, then its floating result
+    dtype and its checked shape, in that order (the order of their errors)."""
+    x = _tensor(op, "x", x)
+    return _float_dtype(op, key(x)), _matrix(op, shape_of(x), square=square)
 
 
 def _eq(p, q):
@@ -90,15 +97,6 @@ def _diag(a, n):
         return zeros(batch + (0,), _dt(a))
     return concatenate([reshape(take(_col(a, k), _const([k], "int32"), -2), batch + (1,))
                         for k in range(n)], -1)
-
-
-def _host_in(op, x):
-    import numpy as np
-
-    a = to_host(op, x)
-    if a.dtype not in (np.float32, np.float64):
-        a = a.astype(np.float32)
-    return a
 
 
 def _cholesky_lower(a):
@@ -149,7 +147,7 @@ def _tri_mask(n, lower):
 
 
 def _lu(a):
-    """(lu, [pivot index tensors (..., 1, 1)]) of a widened (..., m, n) tensor."""
+    """(lu, [pivot index tensors (..., 1, 1)]) of a (..., m, n) tensor."""
     shape = tuple(_shape_of(a))
     m, n = shape[-2], shape[-1]
     rows = _const([[i] for i in range(m)], "int32")  # (m, 1)

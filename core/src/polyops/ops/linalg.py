@@ -34,13 +34,11 @@ from .._shapes import canonicalize_axis, reduce_shape
 from .._symbolic import SymbolicTensor
 from ..plugin import canonical_eigh, canonical_svd
 from ._base import finish as _finish
-from ._base import from_host, key, shape_of, spec
-from ._base import narrowed as _back
-from ._base import widened as _widened
+from ._base import from_host, key, shape_of, spec, to_host
 from ._linalg import (
     _as_matrix_rhs, _cholesky_lower, _col, _const, _diag, _dt, _eq, _eye, _float_dtype,
-    _gauss_jordan, _host_in, _kmin, _lu, _matrix, _rhs_shape, _row, _substitute, _tensor,
-    _tri_mask,
+    _float_matrix, _gauss_jordan, _kmin, _lu, _matrix, _rhs_shape, _row, _substitute,
+    _tensor, _tri_mask,
 )
 from .core import cast
 from .core import shape as _shape_of
@@ -51,7 +49,6 @@ from .numpy import (
 )
 
 _bmin, _bmax = builtins.min, builtins.max
-_LOW = ("float16", "bfloat16")
 
 # ===== cholesky ========================================================================
 
@@ -64,7 +61,7 @@ def _cholesky_prepare(x, upper=False):
 # Kernel contract: cholesky(x, upper) gets a floating tensor (..., n, n), validated, and a
 # bool; returns the lower factor L (upper: L^T) of x's dtype.  Only the lower triangle of x
 # is read; a matrix that is not positive definite gives NaNs, never an error.
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_cholesky_prepare)
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_cholesky_prepare, compute="float32")
 def cholesky(x, upper=False):
     """Cholesky factor of (a batch of) symmetric positive definite matrices.
 
@@ -79,18 +76,17 @@ def cholesky(x, upper=False):
         array([[2., 0.],
                [1., 2.]], dtype=float32)
     """
-    x = _tensor("cholesky", "x", x)
-    dtype = _float_dtype("cholesky", key(x))
-    return spec(_matrix("cholesky", shape_of(x), square=True), dtype)
+    dtype, shape = _float_matrix("cholesky", x, square=True)
+    return spec(shape, dtype)
 
 
 @cholesky.reference
 def _cholesky_ref(x, upper=False):
-    a, dtype = _widened(x)
+    a = x
     out = _cholesky_lower(a)
     if upper:
         out = swapaxes(out, -1, -2)
-    return _back(out, dtype)
+    return out
 
 
 # ===== solve_triangular ================================================================
@@ -109,7 +105,7 @@ def _solve_prepare_for(op):
 # bool; returns x with a @ x = b (batch dims broadcast), reading only a's lower (lower=True)
 # or upper triangle.
 @defop("linalg", tensors=("a", "b"), promote=_promote.floating,
-       prepare=_solve_prepare_for("solve_triangular"))
+       prepare=_solve_prepare_for("solve_triangular"), compute="float32")
 def solve_triangular(a, b, lower=False):
     """Solve ``a @ x = b`` for a triangular ``a`` (only its lower or upper triangle is read).
 
@@ -130,8 +126,6 @@ def solve_triangular(a, b, lower=False):
 
 @solve_triangular.reference
 def _solve_triangular_ref(a, b, lower=False):
-    a, dtype = _widened(a)
-    b, _ = _widened(b)
     b, batch, vec = _as_matrix_rhs(a, b)
     n = _shape_of(a)[-1]
     if n == 0:
@@ -140,7 +134,7 @@ def _solve_triangular_ref(a, b, lower=False):
         out = _substitute(where(_tri_mask(n, lower), a, 0.0), b, lower)
     if vec:
         out = reshape(out, batch + (n,))
-    return _back(out, dtype)
+    return out
 
 
 # ===== cholesky_inverse ================================================================
@@ -148,7 +142,7 @@ def _solve_triangular_ref(a, b, lower=False):
 
 # Kernel contract: cholesky_inverse(x, upper) gets a floating Cholesky factor (..., n, n),
 # validated, and a bool; returns inv(L @ L.T) (upper: inv(U.T @ U)) of x's dtype.
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_cholesky_prepare)
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_cholesky_prepare, compute="float32")
 def cholesky_inverse(x, upper=False):
     """Inverse of ``A`` from its Cholesky factor ``x`` (``A = x @ x.T``, upper: ``x.T @ x``).
 
@@ -161,21 +155,20 @@ def cholesky_inverse(x, upper=False):
         array([[ 0.3125, -0.125 ],
                [-0.125 ,  0.25  ]], dtype=float32)
     """
-    x = _tensor("cholesky_inverse", "x", x)
-    dtype = _float_dtype("cholesky_inverse", key(x))
-    return spec(_matrix("cholesky_inverse", shape_of(x), square=True), dtype)
+    dtype, shape = _float_matrix("cholesky_inverse", x, square=True)
+    return spec(shape, dtype)
 
 
 @cholesky_inverse.reference
 def _cholesky_inverse_ref(x, upper=False):
-    a, dtype = _widened(x)
+    a = x
     n = _shape_of(a)[-1]
     if n == 0:
-        return _back(a, dtype)
-    eye = broadcast_to(_eye(n, "float32" if dtype in _LOW else dtype), tuple(_shape_of(a)))
+        return a
+    eye = broadcast_to(_eye(n, _dt(a)), tuple(_shape_of(a)))
     t = _substitute(where(_tri_mask(n, not upper), a, 0.0), eye, not upper)  # L^-1 or U^-1
     out = matmul(t, swapaxes(t, -1, -2)) if upper else matmul(swapaxes(t, -1, -2), t)
-    return _back(out, dtype)
+    return out
 
 
 # ===== LU: lu_factor, det, solve, inv ==================================================
@@ -191,7 +184,7 @@ def _lu_prepare(x):
 # partial pivoting on the first largest |entry|, pivots[i] the row swapped with row i
 # (0-based), unit-lower L below the diagonal and U on and above it.  A zero column leaves
 # its multipliers 0.
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_lu_prepare)
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_lu_prepare, compute="float32")
 def lu_factor(x):
     """LU decomposition with partial pivoting: ``(lu, pivots)`` as ``scipy.linalg.lu_factor``.
 
@@ -209,22 +202,20 @@ def lu_factor(x):
         >>> piv
         array([1, 1], dtype=int32)
     """
-    x = _tensor("lu_factor", "x", x)
-    dtype = _float_dtype("lu_factor", key(x))
-    shape = _matrix("lu_factor", shape_of(x))
+    dtype, shape = _float_matrix("lu_factor", x)
     return spec(shape, dtype), spec(shape[:-2] + (_kmin(shape[-2], shape[-1]),), "int32")
 
 
 @lu_factor.reference
 def _lu_factor_ref(x):
-    a, dtype = _widened(x)
+    a = x
     shape = tuple(_shape_of(a))
     lu, pivots = _lu(a)
     if pivots:
         piv = reshape(cast(concatenate(pivots, -1), "int32"), shape[:-2] + (len(pivots),))
     else:
         piv = zeros(shape[:-2] + (0,), "int32")
-    return _back(lu, dtype), piv
+    return lu, piv
 
 
 def _det_prepare_for(op):
@@ -237,7 +228,7 @@ def _det_prepare_for(op):
 
 # Kernel contract: det(x) gets a floating tensor (..., n, n), validated; returns the
 # determinants (...) of x's dtype; n == 0 gives 1, a singular matrix 0.
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_det_prepare_for("det"))
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_det_prepare_for("det"), compute="float32", empty=1)
 def det(x):
     """Determinant of (a batch of) square matrices.
 
@@ -249,31 +240,30 @@ def det(x):
         >>> polyops.ops.det(polyops.ops.convert_to_tensor([[1., 2.], [3., 4.]]))
         array(-2., dtype=float32)
     """
-    x = _tensor("det", "x", x)
-    dtype = _float_dtype("det", key(x))
-    return spec(_matrix("det", shape_of(x), square=True)[:-2], dtype)
+    dtype, shape = _float_matrix("det", x, square=True)
+    return spec(shape[:-2], dtype)
 
 
 @det.reference
 def _det_ref(x):
-    a, dtype = _widened(x)
+    a = x
     shape = tuple(_shape_of(a))
     n = shape[-1]
     if n == 0:
-        return ones(shape[:-2], dtype)
+        return ones(shape[:-2], _dt(a))
     lu, pivots = _lu(a)
     out = None
     for k, p in enumerate(pivots):
         d = take(take(lu, _const([k], "int32"), -2), _const([k], "int32"), -1)  # (..., 1, 1)
         d = where(equal(p, k), d, negative(d))
         out = d if out is None else multiply(out, d)
-    return _back(reshape(out, shape[:-2]), dtype)
+    return reshape(out, shape[:-2])
 
 
 # Kernel contract: solve(a, b) gets floating a (..., n, n) and b of the same dtype,
 # (..., n) when b.ndim == a.ndim - 1 else (..., n, k), shapes validated; returns x with
 # a @ x = b (batch dims broadcast).  A singular a gives non-finite values, no error.
-@defop("linalg", tensors=("a", "b"), promote=_promote.floating, prepare=_solve_prepare_for("solve"))
+@defop("linalg", tensors=("a", "b"), promote=_promote.floating, prepare=_solve_prepare_for("solve"), compute="float32")
 def solve(a, b):
     """Solve the linear system ``a @ x = b`` for square ``a``.
 
@@ -295,20 +285,18 @@ def solve(a, b):
 
 @solve.reference
 def _solve_ref(a, b):
-    a, dtype = _widened(a)
-    b, _ = _widened(b)
     b, batch, vec = _as_matrix_rhs(a, b)
     n = _shape_of(a)[-1]
     a = broadcast_to(a, batch + (n, n))
     out = _gauss_jordan(a, b) if n else b
     if vec:
         out = reshape(out, batch + (n,))
-    return _back(out, dtype)
+    return out
 
 
 # Kernel contract: inv(x) gets a floating tensor (..., n, n), validated; returns its
 # inverse of x's dtype; a singular matrix gives non-finite values, no error.
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_det_prepare_for("inv"))
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_det_prepare_for("inv"), compute="float32")
 def inv(x):
     """Inverse of (a batch of) square matrices.
 
@@ -321,20 +309,19 @@ def inv(x):
         array([[0.5 , 0.  ],
                [0.  , 0.25]], dtype=float32)
     """
-    x = _tensor("inv", "x", x)
-    dtype = _float_dtype("inv", key(x))
-    return spec(_matrix("inv", shape_of(x), square=True), dtype)
+    dtype, shape = _float_matrix("inv", x, square=True)
+    return spec(shape, dtype)
 
 
 @inv.reference
 def _inv_ref(x):
-    a, dtype = _widened(x)
+    a = x
     shape = tuple(_shape_of(a))
     n = shape[-1]
     if n == 0:
-        return _back(a, dtype)
+        return a
     eye = broadcast_to(_eye(n, _dt(a)), shape)
-    return _back(_gauss_jordan(a, eye), dtype)
+    return _gauss_jordan(a, eye)
 
 
 # ===== matrix_power ====================================================================
@@ -415,7 +402,7 @@ def _qr_prepare(x, mode="reduced"):
 # "reduced" or "complete"; returns (q, r) of x's dtype, (..., m, k) and (..., k, n) with
 # k = min(m, n) when reduced, (..., m, m) and (..., m, n) when complete; r's diagonal is
 # made non-negative (the matching columns of q negated).
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_qr_prepare)
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_qr_prepare, compute="float32")
 def qr(x, mode="reduced"):
     """QR decomposition ``x = q @ r`` of (a batch of) matrices.
 
@@ -444,7 +431,7 @@ def qr(x, mode="reduced"):
 
 @qr.reference
 def _qr_ref(x, mode="reduced"):
-    a, dtype = _widened(x)
+    a = x
     shape = tuple(_shape_of(a))
     batch, m, n = shape[:-2], shape[-2], shape[-1]
     k = _bmin(m, n)
@@ -475,7 +462,7 @@ def _qr_ref(x, mode="reduced"):
     if mode == "reduced":
         q = take(q, _const(list(range(k)), "int32"), -1)
         r = take(r, _const(list(range(k)), "int32"), -2)
-    return _back(q, dtype), _back(r, dtype)
+    return q, r
 
 
 # ===== host decompositions: svd, eig, eigh ============================================
@@ -497,7 +484,7 @@ def _svd_prepare(x, full_matrices=True, compute_uv=True):
 # validated, and two bools; returns s (..., k) descending (compute_uv=False), else
 # (u, s, vh) as np.linalg.svd, of x's dtype, with the sign convention above (each
 # column of u, and each extra row of vh, has its largest-|entry| positive).
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_svd_prepare)
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_svd_prepare, compute="float32")
 def svd(x, full_matrices=True, compute_uv=True):
     """Singular value decomposition ``x = u @ diag(s) @ vh``.
 
@@ -513,9 +500,7 @@ def svd(x, full_matrices=True, compute_uv=True):
         >>> polyops.ops.svd(polyops.ops.convert_to_tensor([[3., 0.], [0., -4.]]), compute_uv=False)
         array([4., 3.], dtype=float32)
     """
-    x = _tensor("svd", "x", x)
-    dtype = _float_dtype("svd", key(x))
-    shape = _matrix("svd", shape_of(x))
+    dtype, shape = _float_matrix("svd", x)
     batch, m, n = shape[:-2], shape[-2], shape[-1]
     k = _kmin(m, n)
     s = spec(batch + (k,), dtype)
@@ -531,7 +516,7 @@ def _svd_host(x, full_matrices=True, compute_uv=True):
     import numpy as np
 
     dtype = _dt(x)
-    a = _host_in("svd", x)
+    a = to_host("svd", x)
     if not compute_uv:
         return from_host(np.linalg.svd(a, compute_uv=False), dtype)
     u, s, vh = canonical_svd(*np.linalg.svd(a, full_matrices=full_matrices))
@@ -555,7 +540,7 @@ def _eig_prepare_for(op):
 # Kernel contract: eigh(x) gets a floating tensor (..., n, n), validated; returns (w, v) of
 # x's dtype: eigenvalues ascending (..., n), eigenvectors as columns, each with its
 # largest-|entry| positive (the sign convention above); reads the lower triangle.
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_eig_prepare_for("eigh"))
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_eig_prepare_for("eigh"), compute="float32")
 def eigh(x):
     """Eigenvalues (ascending) and eigenvectors of (a batch of) symmetric matrices.
 
@@ -570,9 +555,7 @@ def eigh(x):
         >>> polyops.ops.round(w, 4)
         array([1., 3.], dtype=float32)
     """
-    x = _tensor("eigh", "x", x)
-    dtype = _float_dtype("eigh", key(x))
-    shape = _matrix("eigh", shape_of(x), square=True)
+    dtype, shape = _float_matrix("eigh", x, square=True)
     return spec(shape[:-1], dtype), spec(shape, dtype)
 
 
@@ -581,13 +564,13 @@ def _eigh_host(x):
     import numpy as np
 
     dtype = _dt(x)
-    w, v = canonical_eigh(*np.linalg.eigh(_host_in("eigh", x)))
+    w, v = canonical_eigh(*np.linalg.eigh(to_host("eigh", x)))
     return from_host(w, dtype), from_host(v, dtype)
 
 
 # Kernel contract: eig(x) gets a floating tensor (..., n, n), validated; returns complex64
 # (w (..., n), v (..., n, n)) as np.linalg.eig.  Backends without complex dtypes raise.
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_eig_prepare_for("eig"))
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_eig_prepare_for("eig"), compute="float32")
 def eig(x):
     """Eigenvalues and right eigenvectors of (a batch of) general square matrices.
 
@@ -601,9 +584,7 @@ def eig(x):
         >>> w
         array([2.+0.j, 3.+0.j], dtype=complex64)
     """
-    x = _tensor("eig", "x", x)
-    _float_dtype("eig", key(x))
-    shape = _matrix("eig", shape_of(x), square=True)
+    _, shape = _float_matrix("eig", x, square=True)
     return spec(shape[:-1], "complex64"), spec(shape, "complex64")
 
 
@@ -611,7 +592,7 @@ def eig(x):
 def _eig_host(x):
     import numpy as np
 
-    w, v = np.linalg.eig(_host_in("eig", x).astype(np.float64))
+    w, v = np.linalg.eig(to_host("eig", x).astype(np.float64))
     return from_host(w.astype(np.complex64), "complex64"), from_host(v.astype(np.complex64), "complex64")
 
 
@@ -646,7 +627,7 @@ def _lstsq_prepare(a, b, rcond=None):
 # dtype, validated, and rcond None or a float; returns the minimum-norm least-squares x
 # (n,) or (n, k): singular values <= rcond * s.max() count as zero, rcond None meaning
 # eps(dtype) * max(m, n) (NumPy 2's default).
-@defop("linalg", tensors=("a", "b"), promote=_promote.floating, prepare=_lstsq_prepare)
+@defop("linalg", tensors=("a", "b"), promote=_promote.floating, prepare=_lstsq_prepare, compute="float32", empty=0)
 def lstsq(a, b, rcond=None):
     """Minimum-norm least-squares solution of ``a @ x = b``.
 
@@ -677,7 +658,7 @@ def _lstsq_host(a, b, rcond=None):
     import numpy as np
 
     dtype = _dt(a)
-    aa, bb = _host_in("lstsq", a), _host_in("lstsq", b)
+    aa, bb = to_host("lstsq", a), to_host("lstsq", b)
     if rcond is None:
         rcond = _eps(dtype) * _bmax(aa.shape)
     return from_host(np.linalg.lstsq(aa, bb, rcond=rcond)[0], dtype)
@@ -691,7 +672,7 @@ def _pinv_prepare(x, rcond=None):
 # Kernel contract: pinv(x, rcond) gets a floating tensor (..., m, n), validated, and rcond
 # None or a float; returns the pseudo-inverse (..., n, m): singular values <= rcond * s.max()
 # count as zero, rcond None meaning eps(dtype) * max(m, n).
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_pinv_prepare)
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_pinv_prepare, compute="float32")
 def pinv(x, rcond=None):
     """Moore-Penrose pseudo-inverse of (a batch of) matrices, via the SVD.
 
@@ -717,7 +698,7 @@ def _pinv_host(x, rcond=None):
     import numpy as np
 
     dtype = _dt(x)
-    a = _host_in("pinv", x)
+    a = to_host("pinv", x)
     if rcond is None:
         rcond = _eps(dtype) * _bmax(a.shape[-2:])
     if a.size == 0:
@@ -741,7 +722,7 @@ def _matrix_rank_prepare(x, tol=None):
 # Kernel contract: matrix_rank(x, tol) gets a floating tensor (..., m, n), validated, and tol
 # None or a float; returns int32 (...): the count of singular values > tol, tol None meaning
 # s.max() * max(m, n) * eps(dtype) (NumPy's default).
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_matrix_rank_prepare)
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_matrix_rank_prepare, compute="float32", empty=0)
 def matrix_rank(x, tol=None):
     """Rank of (a batch of) matrices: the number of singular values above ``tol``.
 
@@ -764,7 +745,7 @@ def matrix_rank(x, tol=None):
 def _matrix_rank_host(x, tol=None):
     import numpy as np
 
-    a = _host_in("matrix_rank", x)
+    a = to_host("matrix_rank", x)
     if a.shape[-1] == 0 or a.shape[-2] == 0:
         return from_host(np.zeros(a.shape[:-2], np.int32), "int32")
     s = np.linalg.svd(a, compute_uv=False)
@@ -813,10 +794,19 @@ def _norm_prepare(x, ord=None, axis=None, keepdims=False):
     return x, ord, axes, bool(keepdims)
 
 
+def _norm_fill(out, x, ord=None, axis=None, keepdims=False):
+    """The norm of no values: 0, but inf for a vector norm of negative order (NumPy's
+    ``sum(|x|**ord)**(1/ord)`` of nothing)."""
+    vector = (len(x.shape) == 1 and axis is None) or isinstance(axis, int) or (
+        isinstance(axis, (tuple, list)) and len(axis) == 1)
+    neg = isinstance(ord, (int, float)) and not isinstance(ord, bool) and ord < 0
+    return math.inf if vector and neg else 0
+
+
 # Kernel contract: norm(x, ord, axis, keepdims) gets a floating tensor, ord (None, a number,
 # "fro" or "nuc"), axis a canonical tuple of 1 or 2 non-negative axes (all axes with ord
 # None: the flattened 2-norm), keepdims a bool; returns np.linalg.norm's result of x's dtype.
-@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_norm_prepare)
+@defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_norm_prepare, compute="float32", empty=_norm_fill)
 def norm(x, ord=None, axis=None, keepdims=False):
     """Vector or matrix norm, as ``np.linalg.norm``.
 
@@ -855,27 +845,27 @@ def _vector_norm(a, ord, ax, keepdims):
 
 @norm.reference
 def _norm_ref(x, ord=None, axis=None, keepdims=False):
-    a, dtype = _widened(x)
+    a = x
     axes = axis
     if len(axes) != 2 or (ord is None and len(axes) != 2):
-        return _back(_vector_norm(a, ord, axes, keepdims), dtype)
+        return _vector_norm(a, ord, axes, keepdims)
     r, c = axes
     if ord in (None, "fro"):
-        return _back(sqrt(sum(multiply(a, a), axes, keepdims)), dtype)
+        return sqrt(sum(multiply(a, a), axes, keepdims))
     if ord in (1, -1, math.inf, -math.inf):
         inner, outer = (r, c) if ord in (1, -1) else (c, r)
         s = sum(abs(a), inner, True)
         out = max(s, outer, True) if ord in (1, math.inf) else min(s, outer, True)
         if not keepdims:
             out = reshape(out, reduce_shape(tuple(_shape_of(a)), axes, False))
-        return _back(out, dtype)
+        return out
     # spectral norms: singular values of the matrices moved to the last two axes
     nd = len(_shape_of(a))
     perm = [i for i in range(nd) if i not in axes] + [r, c]
     s = svd(transpose(a, perm), compute_uv=False)
     out = max(s, -1) if ord == 2 else min(s, -1) if ord == -2 else sum(s, -1)
     shape = reduce_shape(tuple(_shape_of(a)), axes, keepdims)
-    return _back(reshape(out, shape), dtype)
+    return reshape(out, shape)
 
 
 # ===== jvp =============================================================================

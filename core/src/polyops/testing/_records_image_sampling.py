@@ -185,12 +185,25 @@ def _scipy_map(x2d, coords, order, mode, cval):
                                    mode=_SCIPY_MODE[mode], cval=cval)
 
 
-def _warp_np(images, coeffs, order, mode, cval, data_format):
-    """coeffs: (B or 1, 8) projective transforms mapping output (x, y) to input."""
+def _nhwc_batch(images, data_format):
+    """(x, single): images as a channels_last batch; single when they had no batch axis."""
     x = images if data_format == "channels_last" else np.moveaxis(images, -3, -1)
     single = x.ndim == 3
+    return (x[None] if single else x), single
+
+
+def _from_nhwc_batch(out, single, data_format, dtype):
+    """Undo `_nhwc_batch` on out and cast it back to dtype."""
     if single:
-        x = x[None]
+        out = out[0]
+    if data_format != "channels_last":
+        out = np.moveaxis(out, -1, -3)
+    return _back(out, dtype)
+
+
+def _warp_np(images, coeffs, order, mode, cval, data_format):
+    """coeffs: (B or 1, 8) projective transforms mapping output (x, y) to input."""
+    x, single = _nhwc_batch(images, data_format)
     b, h, w, c = x.shape
     gy, gx = np.meshgrid(np.arange(h), np.arange(w), indexing="ij")
     out = np.zeros(x.shape)
@@ -200,11 +213,7 @@ def _warp_np(images, coeffs, order, mode, cval, data_format):
         coords = np.stack([(b0 * gx + b1 * gy + b2) / k, (a0 * gx + a1 * gy + a2) / k])
         for ch in range(c):
             out[i, ..., ch] = _scipy_map(x[i, ..., ch], coords, order, mode, cval)
-    if single:
-        out = out[0]
-    if data_format != "channels_last":
-        out = np.moveaxis(out, -1, -3)
-    return _back(out, images.dtype)
+    return _from_nhwc_batch(out, single, data_format, images.dtype)
 
 
 def _np_affine(images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0,
@@ -321,10 +330,7 @@ def _np_elastic(images, alpha=20.0, sigma=5.0, interpolation="bilinear", fill_mo
                 fill_value=0.0, seed=None, data_format="channels_last"):
     from scipy import ndimage
 
-    x = images if data_format == "channels_last" else np.moveaxis(images, -3, -1)
-    single = x.ndim == 3
-    if single:
-        x = x[None]
+    x, single = _nhwc_batch(images, data_format)
     b, h, w, c = x.shape
     rng = np.random.default_rng(seed)
     dx = rng.standard_normal((b, h, w)) * sigma
@@ -346,11 +352,7 @@ def _np_elastic(images, alpha=20.0, sigma=5.0, interpolation="bilinear", fill_mo
         coords = np.stack([gy + alpha * dy[i], gx + alpha * dx[i]])
         for ch in range(c):
             out[i, ..., ch] = _scipy_map(x[i, ..., ch], coords, order, fill_mode, fill_value)
-    if single:
-        out = out[0]
-    if data_format != "channels_last":
-        out = np.moveaxis(out, -1, -3)
-    return _back(out, images.dtype)
+    return _from_nhwc_batch(out, single, data_format, images.dtype)
 
 
 RECORDS += [

@@ -76,7 +76,7 @@ def _scatter_prepare(indices, values, shape):
     return indices, values, shape
 
 
-@defop("core", tensors=("indices", "values"), promote=_scatter_promote, prepare=_scatter_prepare)
+@defop("core", tensors=("indices", "values"), promote=_scatter_promote, prepare=_scatter_prepare, empty=0)
 def scatter(indices, values, shape):
     """A zero tensor of ``shape`` with ``values`` added at ``indices``.
 

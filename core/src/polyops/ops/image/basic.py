@@ -268,7 +268,7 @@ def _hsv_to_rgb_prepare(images, data_format=None):
 # Kernel contract: hsv_to_rgb(images, data_format) gets a floating tensor of rank 3 or 4 with
 # 3 channels (hue, saturation, value; validated) and a canonical data_format; it returns the
 # RGB image in images' dtype, hue taken modulo 1 (dm_pix's piecewise-linear formulas).
-@defop("image", tensors=("images",), promote=_FLOATS, prepare=_hsv_to_rgb_prepare)
+@defop("image", tensors=("images",), promote=_FLOATS, prepare=_hsv_to_rgb_prepare, compute="float32")
 def hsv_to_rgb(images, data_format=None):
     """Convert HSV images (hue, saturation, value in ``[0, 1]``) to RGB.
 
@@ -291,17 +291,14 @@ def hsv_to_rgb(images, data_format=None):
 def _hsv_to_rgb_ref(images, data_format=None):
     ndim = len(images.shape)
     ch, _ = _axes(ndim, 2, data_format)
-    dtype = _dtypes.standardize_dtype(images.dtype)
-    work = _compute_dtype(dtype)
-    x = cast(images, work)
-    h, s, v = (_plane(x, ch, ndim, i) for i in range(3))
+    h, s, v = (_plane(images, ch, ndim, i) for i in range(3))
     dh = multiply(mod(h, 1.0), 6.0)
     dr = clip(subtract(abs(subtract(dh, 3.0)), 1.0), 0.0, 1.0)
     dg = clip(subtract(2.0, abs(subtract(dh, 2.0))), 0.0, 1.0)
     db = clip(subtract(2.0, abs(subtract(dh, 4.0))), 0.0, 1.0)
     one_minus_s = subtract(1.0, s)
     planes = [multiply(v, add(one_minus_s, multiply(s, d))) for d in (dr, dg, db)]
-    return cast(stack(planes, ch - ndim), dtype)
+    return stack(planes, ch - ndim)
 
 
 # ====================================================================================
@@ -375,7 +372,7 @@ def _pad_images_prepare(images, top_padding=None, left_padding=None, bottom_padd
 # data_format) gets a tensor of rank 3 or 4 and six non-negative ints, all resolved
 # (top + height + bottom == target_height, likewise for the width), and a canonical
 # data_format; it returns images with that many zero rows/columns added, in images' dtype.
-@defop("image", tensors=("images",), promote=_REAL, prepare=_pad_images_prepare)
+@defop("image", tensors=("images",), promote=_REAL, prepare=_pad_images_prepare, empty=0)
 def pad_images(images, top_padding=None, left_padding=None, bottom_padding=None,
                right_padding=None, target_height=None, target_width=None, data_format=None):
     """Pad images with zeros to a given height and width.
@@ -826,7 +823,7 @@ def _sobel_edges_prepare(images, data_format=None):
 # Kernel contract: sobel_edges(images, data_format) gets a floating tensor of rank 4 and a
 # canonical data_format; it returns shape + (2,): [dy, dx], the 3x3 Sobel correlations
 # ([[-1, -2, -1], [0, 0, 0], [1, 2, 1]] and its transpose) with zero padding, images' dtype.
-@defop("image", tensors=("images",), promote=_FLOATS, prepare=_sobel_edges_prepare)
+@defop("image", tensors=("images",), promote=_FLOATS, prepare=_sobel_edges_prepare, compute="float32")
 def sobel_edges(images, data_format=None):
     """Sobel gradients of a batch of images: ``(..., 2)`` holding ``[dy, dx]``.
 
@@ -850,13 +847,12 @@ def sobel_edges(images, data_format=None):
 @sobel_edges.reference
 def _sobel_edges_ref(images, data_format):
     _, (ha, wa) = _axes(4, 2, data_format)
-    dtype = _dtypes.standardize_dtype(images.dtype)
     widths = [(0, 0)] * 4
     widths[ha] = widths[wa] = (1, 1)
-    x = pad(cast(images, _compute_dtype(dtype)), tuple(widths))
+    x = pad(images, tuple(widths))
     dy = _correlate_axis(_correlate_axis(x, ha, (-1.0, 0.0, 1.0)), wa, (1.0, 2.0, 1.0))
     dx = _correlate_axis(_correlate_axis(x, ha, (1.0, 2.0, 1.0)), wa, (-1.0, 0.0, 1.0))
-    return cast(stack([dy, dx], -1), dtype)
+    return stack([dy, dx], -1)
 
 
 # ====================================================================================
@@ -902,7 +898,7 @@ def _ssim_prepare(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5,
 # rank 3 or 4, spatial dims >= filter_size, max_val/k1/k2 floats, filter_size a positive
 # int, filter_sigma a positive float and a canonical data_format; it returns the mean SSIM
 # map (valid Gaussian windows) averaged over channels: shape () or (batch,), that dtype.
-@defop("image", tensors=("image1", "image2"), promote=_SSIM, prepare=_ssim_prepare)
+@defop("image", tensors=("image1", "image2"), promote=_SSIM, prepare=_ssim_prepare, empty=math.nan)
 def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03,
          data_format=None):
     """Structural similarity index of two images (or batches), averaged over pixels and channels.

@@ -475,7 +475,7 @@ def _sat_prepare(images, output_shape, scale, translation, spatial_dims, method,
 #   spatial_dims); scale and translation (K,) real tensors; spatial_dims K distinct
 #   non-negative axes; method a jax.image method name; antialias a bool.  Returns
 #   output_shape, float dtype: images.dtype if floating, else floatx.
-@defop("image", tensors=("images", "scale", "translation"), promote=_real, prepare=_sat_prepare)
+@defop("image", tensors=("images", "scale", "translation"), promote=_real, prepare=_sat_prepare, empty=0)
 def scale_and_translate(images, output_shape, scale, translation, spatial_dims, method,
                         antialias=True):
     """Scale and translate ``images`` along ``spatial_dims`` and resample to ``output_shape``.
@@ -531,26 +531,21 @@ def _sat_ref(images, output_shape, scale, translation, spatial_dims, method, ant
 # ---------------------------------------------------------------------------------
 
 
-def _warp_sample(images, params, interpolation, fill_mode, fill_value, data_format):
-    """Sample image(s) at the projective map of each output pixel.
-
-    ``params``: 8 float32 tensors of shape (N, 1, 1) (N = 1 or the batch):
-    x_in = (a0 x + a1 y + a2) / k, y_in = (b0 x + b1 y + b2) / k, k = c0 x + c1 y + 1.
-    """
+def _f32_batch(images, data_format):
+    """(x, dtype, ndim): images as a float32 channels_last batch (rank 3 gets a batch of 1),
+    with their dtype and rank."""
     dtype = _dtypes.standardize_dtype(images.dtype)
     ndim = len(images.shape)
     x = cast(_to_last(images, data_format, ndim), _F32)
     if ndim == 3:
         x = expand_dims(x, 0)
+    return x, dtype, ndim
+
+
+def _sample_batch(x, yin, xin, interpolation, fill_mode, fill_value, dtype, data_format, ndim):
+    """Sample the batch x of `_f32_batch` at (yin, xin), each (batch, h, w) float32, and
+    return the result in the images' dtype, layout and rank."""
     b, h, w, c = tuple(_shape(x))
-    gy, gx = np.meshgrid(np.arange(h, dtype=np.float32), np.arange(w, dtype=np.float32), indexing="ij")
-    gx, gy = convert_to_tensor(gx), convert_to_tensor(gy)
-    a0, a1, a2, b0, b1, b2, c0, c1 = params
-    k = add(add(multiply(c0, gx), multiply(c1, gy)), 1.0)
-    xin = divide(add(add(multiply(a0, gx), multiply(a1, gy)), a2), k)
-    yin = divide(add(add(multiply(b0, gx), multiply(b1, gy)), b2), k)
-    zero = zeros((b, h, w), _F32)  # broadcast a single transform over the batch
-    xin, yin = add(xin, zero), add(yin, zero)
     base = convert_to_tensor((np.arange(b, dtype=np.float32) * (h * w)).reshape(b, 1, 1))
     table = reshape(x, (b * h * w, c))
     out = _interp(table, (h, w), [yin, xin], _INTERP[interpolation], fill_mode, fill_value, base)
@@ -559,14 +554,39 @@ def _warp_sample(images, params, interpolation, fill_mode, fill_value, data_form
     return _from_last(_cast_back(out, dtype), data_format, ndim)
 
 
+def _warp_sample(images, params, interpolation, fill_mode, fill_value, data_format):
+    """Sample image(s) at the projective map of each output pixel.
+
+    ``params``: 8 float32 tensors of shape (N, 1, 1) (N = 1 or the batch):
+    x_in = (a0 x + a1 y + a2) / k, y_in = (b0 x + b1 y + b2) / k, k = c0 x + c1 y + 1.
+    """
+    x, dtype, ndim = _f32_batch(images, data_format)
+    b, h, w, _ = tuple(_shape(x))
+    gy, gx = np.meshgrid(np.arange(h, dtype=np.float32), np.arange(w, dtype=np.float32), indexing="ij")
+    gx, gy = convert_to_tensor(gx), convert_to_tensor(gy)
+    a0, a1, a2, b0, b1, b2, c0, c1 = params
+    k = add(add(multiply(c0, gx), multiply(c1, gy)), 1.0)
+    xin = divide(add(add(multiply(a0, gx), multiply(a1, gy)), a2), k)
+    yin = divide(add(add(multiply(b0, gx), multiply(b1, gy)), b2), k)
+    zero = zeros((b, h, w), _F32)  # broadcast a single transform over the batch
+    xin, yin = add(xin, zero), add(yin, zero)
+    return _sample_batch(x, yin, xin, interpolation, fill_mode, fill_value, dtype, data_format,
+                         ndim)
+
+
 def _check_transform(op, images_shape, tshape):
     if len(tshape) not in (1, 2) or (tshape[-1] is not None and tshape[-1] != 8):
         raise ValueError(f"{op}: transform must have shape (8,) or (N, 8), got "
                          f"transform.shape={tuple(tshape)}")
     n = tshape[0] if len(tshape) == 2 else 1
+    _check_count(op, images_shape, n, f"transform.shape={tuple(tshape)}", "transforms")
+
+
+def _check_count(op, images_shape, n, got, what):
+    """n (None when unknown) transforms or point sets must be 1 or the images' batch."""
     batch = images_shape[0] if len(images_shape) == 4 else 1
     if n is not None and batch is not None and n not in (1, batch):
-        raise ValueError(f"{op}: transform.shape={tuple(tshape)} has {n} transforms for "
+        raise ValueError(f"{op}: {got} has {n} {what} for "
                          f"images.shape={tuple(images_shape)} (expected 1 or {batch})")
 
 
@@ -654,10 +674,7 @@ def _check_points(op, images_shape, sshape, eshape):
         raise ValueError(f"{op}: start_points and end_points must have the same shape, got "
                          f"start_points.shape={tuple(sshape)}, end_points.shape={tuple(eshape)}")
     n = sshape[0] if len(sshape) == 3 else 1
-    batch = images_shape[0] if len(images_shape) == 4 else 1
-    if n is not None and batch is not None and n not in (1, batch):
-        raise ValueError(f"{op}: start_points.shape={tuple(sshape)} has {n} point sets for "
-                         f"images.shape={tuple(images_shape)} (expected 1 or {batch})")
+    _check_count(op, images_shape, n, f"start_points.shape={tuple(sshape)}", "point sets")
 
 
 def _persp_prepare(images, start_points, end_points, interpolation="bilinear", fill_value=0,
@@ -930,20 +947,11 @@ def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear",
 
 @elastic_transform.reference
 def _elastic_ref(images, alpha, sigma, interpolation, fill_mode, fill_value, seed, data_format):
-    dtype = _dtypes.standardize_dtype(images.dtype)
-    ndim = len(images.shape)
-    x = cast(_to_last(images, data_format, ndim), _F32)
-    if ndim == 3:
-        x = expand_dims(x, 0)
-    b, h, w, c = tuple(_shape(x))
+    x, dtype, ndim = _f32_batch(images, data_format)
+    b, h, w, _ = tuple(_shape(x))
     yin, xin = _elastic_field(seed, b, h, w, alpha, sigma)
-    base = convert_to_tensor((np.arange(b, dtype=np.float32) * (h * w)).reshape(b, 1, 1))
-    table = reshape(x, (b * h * w, c))
-    out = _interp(table, (h, w), [convert_to_tensor(yin), convert_to_tensor(xin)],
-                  _INTERP[interpolation], fill_mode, fill_value, base)
-    if ndim == 3:
-        out = squeeze(out, 0)
-    return _from_last(_cast_back(out, dtype), data_format, ndim)
+    return _sample_batch(x, convert_to_tensor(yin), convert_to_tensor(xin), interpolation,
+                         fill_mode, fill_value, dtype, data_format, ndim)
 
 
 __all__ = [

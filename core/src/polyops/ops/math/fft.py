@@ -11,9 +11,9 @@ included (it has no complex dtype).  Only `view_as_complex` and `view_as_real`
 make or read complex tensors, and they need a backend with complex64.
 
 Dtypes: the parts promote together (ints and bools to floatx; Keras raises for
-them); float16 and bfloat16 compute in float32 and come back in their own dtype;
-complex parts raise TypeError.  stft accepts every floating dtype (Keras: only
-float32 and float64).
+them); float16 and bfloat16 compute in float32 (the ops declare it) and come back
+in their own dtype; complex parts raise TypeError.  stft accepts every floating
+dtype (Keras: only float32 and float64).
 
 The references compute a discrete Fourier transform as a matrix product with
 cos/sin tables built on the host in float64 from static sizes (O(n^2) per
@@ -37,9 +37,6 @@ from ..numpy import (
     abs as _abs, add, broadcast_to, concatenate, divide, get_item, greater, imag, matmul,
     multiply, ones_like, pad, real, reshape, stack, sum as _sum, take, where,
 )
-
-_LOW = ("float16", "bfloat16")
-
 
 @_promote.cached
 def _float_parts(keys):
@@ -98,15 +95,6 @@ def _length_arg(op, name, value, allow_none=True, minimum=1):
     if value < minimum:
         raise ValueError(f"{op}: expected {name} >= {minimum}, got {name}={value}")
     return value
-
-
-def _up(t):
-    """float16/bfloat16 to float32 for the computation (others as they are)."""
-    return cast(t, "float32") if _dtype_of(t) in _LOW else t
-
-
-def _down(t, dtype):
-    return cast(t, dtype) if _dtype_of(t) != dtype else t
 
 
 def _table(values, dtype):
@@ -221,7 +209,7 @@ def _fft_rule(op, min_rank):
 
 
 @defop("math", tensors=("x[]",), promote=_float_parts,
-       prepare=lambda x: (_pair_prepare("fft", x, 1),))
+       prepare=lambda x: (_pair_prepare("fft", x, 1),), compute="float32")
 def fft(x):
     """The discrete Fourier transform along the last axis of a complex tensor.
 
@@ -241,13 +229,11 @@ def fft(x):
 @fft.reference
 def _fft_ref(x):
     re, im = x
-    dtype = _dtype_of(re)
-    re, im = _dft_last(_up(re), _up(im))
-    return _down(re, dtype), _down(im, dtype)
+    return _dft_last(re, im)
 
 
 @defop("math", tensors=("x[]",), promote=_float_parts,
-       prepare=lambda x: (_pair_prepare("fft2", x, 2),))
+       prepare=lambda x: (_pair_prepare("fft2", x, 2),), compute="float32")
 def fft2(x):
     """The 2-D discrete Fourier transform over the last two axes of a complex tensor.
 
@@ -268,14 +254,12 @@ def fft2(x):
 @fft2.reference
 def _fft2_ref(x):
     re, im = x
-    dtype = _dtype_of(re)
-    re, im = _dft_last(_up(re), _up(im))
-    re, im = _dft_rows(re, im)
-    return _down(re, dtype), _down(im, dtype)
+    re, im = _dft_last(re, im)
+    return _dft_rows(re, im)
 
 
 @defop("math", tensors=("x[]",), promote=_float_parts,
-       prepare=lambda x: (_pair_prepare("ifft2", x, 2),))
+       prepare=lambda x: (_pair_prepare("ifft2", x, 2),), compute="float32")
 def ifft2(x):
     """The inverse 2-D discrete Fourier transform over the last two axes.
 
@@ -296,10 +280,8 @@ def ifft2(x):
 @ifft2.reference
 def _ifft2_ref(x):
     re, im = x
-    dtype = _dtype_of(re)
-    re, im = _dft_last(_up(re), _up(im), inverse=True)
-    re, im = _dft_rows(re, im, inverse=True)
-    return _down(re, dtype), _down(im, dtype)
+    re, im = _dft_last(re, im, inverse=True)
+    return _dft_rows(re, im, inverse=True)
 
 
 # ===== rfft, irfft ======================================================================
@@ -327,7 +309,7 @@ def _rfft_prepare(x, fft_length=None):
     return x, _rfft_length("rfft", x.shape[-1], fft_length)
 
 
-@defop("math", tensors=("x",), promote=_float_parts, prepare=_rfft_prepare)
+@defop("math", tensors=("x",), promote=_float_parts, prepare=_rfft_prepare, compute="float32", empty=(0, 0))
 def rfft(x, fft_length=None):
     """The discrete Fourier transform of a real signal along the last axis (half spectrum).
 
@@ -355,12 +337,10 @@ def rfft(x, fft_length=None):
 
 @rfft.reference
 def _rfft_ref(x, fft_length=None):
-    dtype = _dtype_of(x)
     m = x.shape[-1]
     h = fft_length // 2 + 1
-    out = matmul(_up(x), _table(_rfft_table(m, fft_length), "float32" if dtype in _LOW else dtype))
-    re, im = _split_last(out, h)
-    return _down(re, dtype), _down(im, dtype)
+    out = matmul(x, _table(_rfft_table(m, fft_length), _dtype_of(x)))
+    return _split_last(out, h)
 
 
 def _irfft_n(op, m, fft_length):
@@ -379,7 +359,7 @@ def _irfft_prepare(x, fft_length=None):
     return (re, im), _irfft_n("irfft", re.shape[-1], fft_length)
 
 
-@defop("math", tensors=("x[]",), promote=_float_parts, prepare=_irfft_prepare)
+@defop("math", tensors=("x[]",), promote=_float_parts, prepare=_irfft_prepare, compute="float32", empty=0)
 def irfft(x, fft_length=None):
     """The inverse of `rfft`: a real signal of length ``fft_length`` from its half spectrum.
 
@@ -410,8 +390,7 @@ def _irfft_frames(re, im, n, cols=None):
 @irfft.reference
 def _irfft_ref(x, fft_length=None):
     re, im = x
-    dtype = _dtype_of(re)
-    return _down(_irfft_frames(_up(re), _up(im), fft_length), dtype)
+    return _irfft_frames(re, im, fft_length)
 
 
 # ===== stft, istft ======================================================================
@@ -491,7 +470,7 @@ def _stft_prepare(x, sequence_length, sequence_stride, fft_length, window="hann"
     return (x, *args)
 
 
-@defop("math", tensors=("x",), promote=_float_parts, prepare=_stft_prepare)
+@defop("math", tensors=("x",), promote=_float_parts, prepare=_stft_prepare, compute="float32")
 def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
     """Short-time Fourier transform along the last axis: the rfft of windowed frames.
 
@@ -567,10 +546,9 @@ def _frame_index(n, sequence_stride, fft_length, center):
 
 @stft.reference
 def _stft_ref(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
-    dtype = _dtype_of(x)
-    cdt = "float32" if dtype in _LOW else dtype
+    cdt = _dtype_of(x)
     idx = _frame_index(x.shape[-1], sequence_stride, fft_length, center)
-    frames = take(_up(x), convert_to_tensor(idx, "int32"), -1)  # (..., T, N)
+    frames = take(x, convert_to_tensor(idx, "int32"), -1)  # (..., T, N)
     h = fft_length // 2 + 1
     table = _rfft_table(fft_length, fft_length)
     if window is None or isinstance(window, str):
@@ -581,8 +559,7 @@ def _stft_ref(x, sequence_length, sequence_stride, fft_length, window="hann", ce
         out = matmul(multiply(frames, w), _table(table, cdt))
         s = _sum(w)
         out = multiply(out, divide(_abs(s), s))  # Keras scales by |sum(w)| / sum(w)
-    re, im = _split_last(out, h)
-    return _down(re, dtype), _down(im, dtype)
+    return _split_last(out, h)
 
 
 def _istft_size(op, frames, sequence_stride, fft_length, length, center):
@@ -607,7 +584,7 @@ def _istft_prepare(x, sequence_length, sequence_stride, fft_length, length=None,
     return ((re, im), args[0], args[1], args[2], length, args[3], args[4])
 
 
-@defop("math", tensors=("x[]",), promote=_float_parts, prepare=_istft_prepare)
+@defop("math", tensors=("x[]",), promote=_float_parts, prepare=_istft_prepare, compute="float32", empty=0)
 def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="hann",
           center=True):
     """Inverse short-time Fourier transform: overlap-add of the windowed inverse frames.
@@ -663,9 +640,7 @@ def _ola_norm(name, sequence_length, sequence_stride, fft_length, frames):
 def _istft_ref(x, sequence_length, sequence_stride, fft_length, length=None, window="hann",
                center=True):
     re, im = x
-    dtype = _dtype_of(re)
-    cdt = "float32" if dtype in _LOW else dtype
-    re, im = _up(re), _up(im)
+    cdt = _dtype_of(re)
     lead = tuple(re.shape[:-2])
     frames_n = re.shape[-2]
     blocks = -(-fft_length // sequence_stride)
@@ -707,7 +682,7 @@ def _istft_ref(x, sequence_length, sequence_stride, fft_length, length=None, win
     got = max(min(end, total) - start, 0)
     if length is not None and got < length:
         y = pad(y, [(0, 0)] * len(lead) + [(0, length - got)])
-    return _down(y, dtype)
+    return y
 
 
 # ===== view_as_complex, view_as_real ====================================================

@@ -12,11 +12,9 @@ import numpy as _np
 
 from ... import _dtypes, _promote
 from ..._op import defop
-from ..._shapes import broadcast_shapes, canonicalize_axes
+from ..._shapes import broadcast_shapes, canonicalize_axes, square_batch
 from .._base import binary, int_arg, key, shape_of, spec, to_host, unary
 from .._base import finish as _finish
-from .._base import narrowed as _back
-from .._base import widened as _to32
 from ..core import cast, convert_to_tensor
 from ..core import dtype as _dtype_of
 from ..core import shape as _shape
@@ -26,9 +24,6 @@ from ..numpy import (
     minimum, multiply, negative, prod, sign, slogdet, sqrt, square, subtract, sum, take, take_along_axis,
     where,
 )
-
-_LOW = ("float16", "bfloat16")
-
 
 def _polyval(coeffs, x):
     """Horner: coeffs[0] * x**(n-1) + ... + coeffs[-1]."""
@@ -73,7 +68,7 @@ def _erfc_large(a):
     return where(big, 0.0, multiply(multiply(z, q), p))
 
 
-erf = unary("erf", family="math", promote=_promote.ordered(_promote.floating), doc=(
+erf = unary("erf", family="math", promote=_promote.ordered(_promote.floating), compute="float32", doc=(
     "Error function, ``2/sqrt(pi) * integral_0^x exp(-t^2) dt``.  Keras: ``keras.ops.erf``;\n"
     "SciPy: ``scipy.special.erf``; ``torch.erf``, ``jax.lax.erf``.\n\n"
     "Composed of polyops ops (Cephes' single-precision erff): ``x T(x^2)`` for ``|x| < 1``\n"
@@ -86,13 +81,12 @@ erf = unary("erf", family="math", promote=_promote.ordered(_promote.floating), d
 
 @erf.reference
 def _erf_ref(x):
-    x, dt = _to32(x)
     a = abs(x)
     big = multiply(sign(x), subtract(1.0, _erfc_large(a)))
-    return _back(where(less(a, 1.0), _erf_small(x), big), dt)
+    return where(less(a, 1.0), _erf_small(x), big)
 
 
-erfc = unary("erfc", family="math", promote=_promote.ordered(_promote.floating), doc=(
+erfc = unary("erfc", family="math", promote=_promote.ordered(_promote.floating), compute="float32", doc=(
     "Complementary error function, ``1 - erf(x)``, without cancellation for large ``x``.\n"
     "Keras: ``keras.ops.erfc``; SciPy: ``scipy.special.erfc``; ``torch.erfc``, ``jax.lax.erfc``.\n\n"
     "Composed of polyops ops (Cephes' single-precision erfcf): ``1 - x T(x^2)`` for ``|x| < 1``,\n"
@@ -106,11 +100,10 @@ erfc = unary("erfc", family="math", promote=_promote.ordered(_promote.floating),
 
 @erfc.reference
 def _erfc_ref(x):
-    x, dt = _to32(x)
     a = abs(x)
     y = _erfc_large(a)
     big = where(less(x, 0.0), subtract(2.0, y), y)
-    return _back(where(less(a, 1.0), subtract(1.0, _erf_small(x)), big), dt)
+    return where(less(a, 1.0), subtract(1.0, _erf_small(x)), big)
 
 
 
@@ -197,12 +190,11 @@ def _segment_prepare(op):
 def _segment_ref(kind):
     def ref(data, segment_ids, num_segments, sorted):
         dt = _dt(data)
-        x = cast(data, "float32") if dt in _LOW else data
         rank = len(_shape(data))
         seg = _const(_np.arange(num_segments, dtype=_np.int32).reshape((-1,) + (1,) * rank), "int32")
         ids = expand_dims(segment_ids, tuple(range(1, rank)))  # (N, 1, ...)
         mask = equal(seg, expand_dims(ids, 0))  # (S, N, 1, ...): ids out of [0, S) match nothing
-        xb = expand_dims(x, 0)
+        xb = expand_dims(data, 0)
         if kind == "sum":
             out = sum(where(mask, xb, 0), 1)
         elif kind == "prod":
@@ -240,25 +232,36 @@ _SEGMENT_DOC = """
 
 
 @defop("math", tensors=("data", "segment_ids"), promote=_segment_promote,
-       prepare=_segment_prepare("segment_sum"))
+       prepare=_segment_prepare("segment_sum"), compute="float32", empty=0)
 def segment_sum(data, segment_ids, num_segments=None, sorted=False):
     return _segment_rule("segment_sum", data, segment_ids, num_segments, sorted)
 
 
+def _segment_fill(highest):
+    def fill(out, data, segment_ids, num_segments=None, sorted=False):
+        """Empty data: every segment is empty, the dtype's lowest (max) or highest (min)."""
+        if out.dtype in _dtypes.FLOAT_TYPES:
+            return math.inf if highest else -math.inf
+        info = _np.iinfo(out.dtype)
+        return int(info.max if highest else info.min)
+
+    return fill
+
+
 @defop("math", tensors=("data", "segment_ids"), promote=_segment_promote,
-       prepare=_segment_prepare("segment_max"))
+       prepare=_segment_prepare("segment_max"), empty=_segment_fill(False))
 def segment_max(data, segment_ids, num_segments=None, sorted=False):
     return _segment_rule("segment_max", data, segment_ids, num_segments, sorted)
 
 
 @defop("math", tensors=("data", "segment_ids"), promote=_segment_promote,
-       prepare=_segment_prepare("segment_min"))
+       prepare=_segment_prepare("segment_min"), empty=_segment_fill(True))
 def segment_min(data, segment_ids, num_segments=None, sorted=False):
     return _segment_rule("segment_min", data, segment_ids, num_segments, sorted)
 
 
 @defop("math", tensors=("data", "segment_ids"), promote=_segment_promote,
-       prepare=_segment_prepare("segment_prod"))
+       prepare=_segment_prepare("segment_prod"), compute="float32", empty=1)
 def segment_prod(data, segment_ids, num_segments=None, sorted=False):
     return _segment_rule("segment_prod", data, segment_ids, num_segments, sorted)
 
@@ -386,7 +389,7 @@ def _in_top_k_prepare(targets, predictions, k):
 # than k classes score strictly higher than the target's (ties count in the target's favour);
 # a NaN target score counts as -inf and a target outside [0, C) gives False.
 @defop("math", tensors=("targets", "predictions"), promote=_in_top_k_promote,
-       prepare=_in_top_k_prepare)
+       prepare=_in_top_k_prepare, empty=False)
 def in_top_k(targets, predictions, k):
     """Whether each target class is among the ``k`` highest predictions of its row.
 
@@ -434,7 +437,7 @@ def _logsumexp_prepare(x, axis=None, keepdims=False):
 # Kernel contract: logsumexp(x, axis, keepdims) gets a floating x (ints/bools arrive as floatx),
 # axis None or a sorted tuple of non-negative ints and keepdims a bool; it returns x's dtype.
 # An all -inf (or empty) slice gives -inf, a +inf gives +inf, NaN propagates.
-@defop("math", tensors=("x",), promote=_promote.ordered(_promote.floating), prepare=_logsumexp_prepare)
+@defop("math", tensors=("x",), promote=_promote.ordered(_promote.floating), prepare=_logsumexp_prepare, compute="float32", empty=-math.inf)
 def logsumexp(x, axis=None, keepdims=False):
     """``log(sum(exp(x)))`` over ``axis`` (None: all), computed stably.
 
@@ -460,14 +463,13 @@ def logsumexp(x, axis=None, keepdims=False):
 
 @logsumexp.reference
 def _logsumexp_ref(x, axis=None, keepdims=False):
-    x, dt = _to32(x)
     inf = float("-inf")
     m = max(x, axis, True, inf)
     m = where(isfinite(m), m, 0.0)
     s = log(sum(exp(subtract(x, m)), axis, keepdims))
     if not keepdims:
         m = max(m, axis, False, inf)  # same values, reduced dims dropped
-    return _back(add(s, m), dt)
+    return add(s, m)
 
 
 # ===== cdist =========================================================================
@@ -494,7 +496,7 @@ def _cdist_prepare(x, y):
 # Kernel contract: cdist(x, y) gets x (..., m, d) and y (..., n, d) of one floating dtype
 # (ints/bools arrive as floatx), batch dims broadcastable; it returns (batch..., m, n) in that
 # dtype: the Euclidean distance of each pair of rows.
-@defop("math", tensors=("x", "y"), promote=_promote.ordered(_promote.floating), prepare=_cdist_prepare)
+@defop("math", tensors=("x", "y"), promote=_promote.ordered(_promote.floating), prepare=_cdist_prepare, compute="float32", empty=0)
 def cdist(x, y):
     """Pairwise Euclidean distances between the rows of ``x`` and ``y``.
 
@@ -518,10 +520,8 @@ def cdist(x, y):
 
 @cdist.reference
 def _cdist_ref(x, y):
-    x, dt = _to32(x)
-    y, _ = _to32(y)
     diff = subtract(expand_dims(x, -2), expand_dims(y, -3))
-    return _back(sqrt(sum(square(diff), -1)), dt)
+    return sqrt(sum(square(diff), -1))
 
 
 # ===== extract_sequences =============================================================
@@ -576,22 +576,14 @@ def _extract_sequences_ref(x, sequence_length, sequence_stride):
 # ===== logdet ========================================================================
 
 
-def _logdet_shape(shape):
-    if len(shape) < 2:
-        raise ValueError(f"logdet: expected a tensor of rank >= 2, got shape {tuple(shape)}")
-    if shape[-1] is not None and shape[-2] is not None and shape[-1] != shape[-2]:
-        raise ValueError(f"logdet: expected square matrices, got shape {tuple(shape)}")
-    return tuple(shape[:-2])
-
-
 def _logdet_prepare(x):
-    _logdet_shape(tuple(_shape(x)))
+    square_batch(tuple(_shape(x)), "logdet")
     return (x,)
 
 
 # Kernel contract: logdet(x) gets a floating x (ints/bools arrive as floatx) of shape
 # (..., n, n); it returns log|det x| of shape (...) in x's dtype (-inf for a singular matrix).
-@defop("math", tensors=("x",), promote=_promote.ordered(_promote.floating), prepare=_logdet_prepare)
+@defop("math", tensors=("x",), promote=_promote.ordered(_promote.floating), prepare=_logdet_prepare, compute="float32", empty=0)
 def logdet(x):
     """Natural log of the determinant of (a batch of) positive definite matrices.
 
@@ -606,20 +598,19 @@ def logdet(x):
         np.float32(1.7918)
     """
     _check_tensor("logdet", "x", x)
-    shape = _logdet_shape(shape_of(x))
+    shape = square_batch(shape_of(x), "logdet")
     return spec(shape, _promote.ordered(_promote.floating)((key(x),))[0])
 
 
 @logdet.reference
 def _logdet_ref(x):
-    x, dt = _to32(x)
-    return _back(slogdet(x)[1], dt)
+    return slogdet(x)[1]
 
 
 # ===== rsqrt, erfinv, gammainc =======================================================
 
 
-rsqrt = unary("rsqrt", family="math", promote=_promote.ordered(_promote.floating), doc=(
+rsqrt = unary("rsqrt", family="math", promote=_promote.ordered(_promote.floating), compute="float32", doc=(
     "Reciprocal square root, ``1 / sqrt(x)``.  Keras: ``keras.ops.rsqrt``; ``jax.lax.rsqrt``,\n"
     "``torch.rsqrt``.  rsqrt(0) = inf, negative x gives NaN.  Ints and bools promote to floatx\n"
     "(Keras's NumPy backend would truncate back to the int dtype; JAX rejects ints);\n"
@@ -629,8 +620,7 @@ rsqrt = unary("rsqrt", family="math", promote=_promote.ordered(_promote.floating
 
 @rsqrt.reference
 def _rsqrt_ref(x):
-    x, dt = _to32(x)
-    return _back(divide(1.0, sqrt(x)), dt)
+    return divide(1.0, sqrt(x))
 
 
 # Giles, "Approximating the erfinv function" (GPU Computing Gems, 2011), single precision.
@@ -639,7 +629,7 @@ _ERFINV_CENTRAL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-
 _ERFINV_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
                 0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
 
-erfinv = unary("erfinv", family="math", promote=_promote.ordered(_promote.floating), doc=(
+erfinv = unary("erfinv", family="math", promote=_promote.ordered(_promote.floating), compute="float32", doc=(
     "Inverse error function: ``erfinv(erf(x)) = x`` on (-1, 1).  Keras: ``keras.ops.erfinv``;\n"
     "SciPy: ``scipy.special.erfinv``; ``torch.erfinv``, ``jax.lax.erf_inv``.\n\n"
     "Composed of polyops ops: Giles' single-precision polynomials in ``w = -log((1-x)(1+x))``\n"
@@ -652,7 +642,6 @@ erfinv = unary("erfinv", family="math", promote=_promote.ordered(_promote.floati
 
 @erfinv.reference
 def _erfinv_ref(x):
-    x, dt = _to32(x)
     a = abs(x)
     inside = less(a, 1.0)
     xs = where(inside, x, 0.0)  # keeps log finite in the lanes replaced below
@@ -661,7 +650,7 @@ def _erfinv_ref(x):
     tail = _polyval(_ERFINV_TAIL, subtract(sqrt(maximum(w, 5.0)), 3.0))
     y = multiply(where(less(w, 5.0), central, tail), xs)
     edge = where(equal(a, 1.0), multiply(x, float("inf")), float("nan"))  # +-1 -> +-inf, |x| > 1 -> NaN
-    return _back(where(inside, y, edge), dt)
+    return where(inside, y, edge)
 
 
 # Lanczos approximation (g = 7, 9 terms) of log Gamma(z) for z >= 1.
@@ -684,7 +673,7 @@ def _lgamma_ge1(z):
 
 
 gammainc = binary("gammainc", family="math", promote=_promote.ordered(_promote.floating),
-                  params=("a", "x"), doc=(
+                  params=("a", "x"), compute="float32", doc=(
     "Regularized lower incomplete gamma function ``P(a, x) = gamma(a, x) / Gamma(a)``.\n"
     "SciPy: ``scipy.special.gammainc``; JAX: ``jax.scipy.special.gammainc``; ``torch.special.gammainc``\n"
     "(Keras has no such op; polyops adds it in the math family).\n\n"
@@ -722,8 +711,6 @@ def _log_prefix(a, x, lg1):
 
 @gammainc.reference
 def _gammainc_ref(a, x):
-    a, dt = _to32(a)  # promotion gave both operands one floating dtype
-    x, _ = _to32(x)
     bad = logical_or(logical_or(less_equal(a, 0.0), less(x, 0.0)), logical_or(isnan(a), isnan(x)))
     a = where(bad, 1.0, a)
     x = where(bad, 1.0, x)
@@ -759,7 +746,7 @@ def _gammainc_ref(a, x):
     out = where(use_series, p_series, p_cf)
     out = where(equal(x, float("inf")), 1.0, out)
     out = where(bad, float("nan"), out)
-    return _back(out, dt)
+    return out
 
 
 __all__ = [

@@ -14,8 +14,6 @@ from ..._op import defop
 from ..._shapes import canonicalize_axis
 from .._base import check_tensor, key, shape_of, spec, unary
 from .._base import finish as _finish
-from .._base import narrowed as _down
-from .._base import widened as _up
 from ..core import cast
 from ..core import dtype as _dtype
 from ..core import shape as _shape
@@ -33,7 +31,7 @@ def _relu_ref(x):
     return maximum(x, 0)
 
 
-sigmoid = unary("sigmoid", family="nn", promote=_promote.floating, doc=(
+sigmoid = unary("sigmoid", family="nn", promote=_promote.floating, compute="float32", doc=(
     "Logistic sigmoid, ``1 / (1 + exp(-x))``.  Keras: ``keras.ops.sigmoid``.\n\n"
     "Example:\n    >>> polyops.ops.sigmoid(polyops.ops.zeros((1,)))\n    array([0.5], dtype=float32)"))
 
@@ -47,7 +45,7 @@ def _softmax_prepare(x, axis=-1):
     return x, canonicalize_axis(axis, len(x.shape), "softmax")
 
 
-@defop("nn", tensors=("x",), promote=_promote.floating, prepare=_softmax_prepare)
+@defop("nn", tensors=("x",), promote=_promote.floating, prepare=_softmax_prepare, compute="float32")
 def softmax(x, axis=-1):
     """Softmax along ``axis``: ``exp(x) / sum(exp(x))``, computed stably.
 
@@ -69,8 +67,9 @@ def _softmax_ref(x, axis=-1):
 
 
 # ===== helpers =========================================================================
-# References compute the 16-bit floats in float32 and cast back; the piecewise-linear
-# ops (relu6, hard_tanh, the shrinks, threshold) are exact in any dtype and do not.
+# Ops declared with compute="float32" get their 16-bit floats widened by the entry; the
+# piecewise-linear ops (relu6, hard_tanh, the shrinks, threshold) are exact in any dtype
+# and do not declare it.
 
 _FLOAT = _promote.ordered(_promote.floating)
 _NUMERIC = _promote.ordered(_promote.numeric)
@@ -132,7 +131,7 @@ def _sparse_sigmoid_ref(x):
     return where(less_equal(x, -1), 0.0, where(greater_equal(x, 1), 1.0, multiply(0.5, add(x, 1))))
 
 
-softplus = unary("softplus", family="nn", promote=_FLOAT, doc=(
+softplus = unary("softplus", family="nn", promote=_FLOAT, compute="float32", doc=(
     "Softplus, ``log(1 + exp(x))``, computed as ``max(x, 0) + log1p(exp(-|x|))`` so large\n"
     "``|x|`` never overflows (softplus(inf) = inf, softplus(-inf) = 0).\n\n"
     "Keras: ``keras.ops.softplus``; NumPy ``np.logaddexp(x, 0)``, PyTorch\n"
@@ -143,11 +142,10 @@ softplus = unary("softplus", family="nn", promote=_FLOAT, doc=(
 
 @softplus.reference
 def _softplus_ref(x):
-    x, dt = _up(x)
-    return _down(_softplus(x), dt)
+    return _softplus(x)
 
 
-softsign = unary("softsign", family="nn", promote=_FLOAT, doc=(
+softsign = unary("softsign", family="nn", promote=_FLOAT, compute="float32", doc=(
     "Softsign, ``x / (1 + |x|)``.  Keras: ``keras.ops.softsign``; PyTorch\n"
     "``torch.nn.functional.softsign``, JAX ``jax.nn.soft_sign``.\n\n"
     "Computed with that formula as every Keras backend does, so ``softsign(+-inf)`` is NaN.\n"
@@ -157,8 +155,7 @@ softsign = unary("softsign", family="nn", promote=_FLOAT, doc=(
 
 @softsign.reference
 def _softsign_ref(x):
-    x, dt = _up(x)
-    return _down(divide(x, add(1, absolute(x))), dt)
+    return divide(x, add(1, absolute(x)))
 
 
 def _shrink_prepare_for(op):
@@ -192,7 +189,7 @@ def _soft_shrink_ref(x, threshold=0.5):
                  where(greater_equal(x, -threshold), 0.0, add(x, threshold)))
 
 
-sparse_plus = unary("sparse_plus", family="nn", promote=_FLOAT, doc=(
+sparse_plus = unary("sparse_plus", family="nn", promote=_FLOAT, compute="float32", doc=(
     "Sparse plus: 0 for ``x <= -1``, ``(x + 1)**2 / 4`` for ``-1 < x < 1``, ``x`` for\n"
     "``x >= 1``.  Keras: ``keras.ops.sparse_plus``; JAX ``jax.nn.sparse_plus``.  Ints and\n"
     "bools -> floatx; NaN propagates.\n\n"
@@ -201,12 +198,11 @@ sparse_plus = unary("sparse_plus", family="nn", promote=_FLOAT, doc=(
 
 @sparse_plus.reference
 def _sparse_plus_ref(x):
-    x, dt = _up(x)
     q = multiply(0.25, square(add(x, 1)))
-    return _down(where(less_equal(x, -1), 0.0, where(less(x, 1), q, x)), dt)
+    return where(less_equal(x, -1), 0.0, where(less(x, 1), q, x))
 
 
-silu = unary("silu", family="nn", promote=_FLOAT, doc=(
+silu = unary("silu", family="nn", promote=_FLOAT, compute="float32", doc=(
     "Sigmoid linear unit (swish), ``x * sigmoid(x)``.  Keras: ``keras.ops.silu`` (alias\n"
     "``swish``); PyTorch ``torch.nn.functional.silu``, JAX ``jax.nn.silu``.\n\n"
     "Computed with that formula as the Keras backends do, so ``silu(-inf)`` is NaN.  Ints and\n"
@@ -216,8 +212,7 @@ silu = unary("silu", family="nn", promote=_FLOAT, doc=(
 
 @silu.reference
 def _silu_ref(x):
-    x, dt = _up(x)
-    return _down(multiply(x, sigmoid(x)), dt)
+    return multiply(x, sigmoid(x))
 
 
 swish = silu
@@ -228,7 +223,7 @@ def _squareplus_prepare(x, b=4):
 
 
 # Kernel contract: squareplus(x, b) -- x floating, b a Python float; x's shape and dtype.
-@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_squareplus_prepare)
+@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_squareplus_prepare, compute="float32")
 def squareplus(x, b=4):
     """Squareplus, ``(x + sqrt(x**2 + b)) / 2``.
 
@@ -245,11 +240,10 @@ def squareplus(x, b=4):
 
 @squareplus.reference
 def _squareplus_ref(x, b=4):
-    x, dt = _up(x)
-    return _down(multiply(0.5, add(x, sqrt(add(square(x), b)))), dt)
+    return multiply(0.5, add(x, sqrt(add(square(x), b))))
 
 
-log_sigmoid = unary("log_sigmoid", family="nn", promote=_FLOAT, doc=(
+log_sigmoid = unary("log_sigmoid", family="nn", promote=_FLOAT, compute="float32", doc=(
     "Log of the sigmoid, ``-softplus(-x)``, computed as ``min(x, 0) - log1p(exp(-|x|))``\n"
     "so that large ``|x|`` neither overflows nor loses the tail (log_sigmoid(-inf) = -inf).\n\n"
     "Keras: ``keras.ops.log_sigmoid``; PyTorch ``torch.nn.functional.logsigmoid``, JAX\n"
@@ -259,8 +253,7 @@ log_sigmoid = unary("log_sigmoid", family="nn", promote=_FLOAT, doc=(
 
 @log_sigmoid.reference
 def _log_sigmoid_ref(x):
-    x, dt = _up(x)
-    return _down(subtract(minimum(x, 0), log1p(exp(negative(absolute(x))))), dt)
+    return subtract(minimum(x, 0), log1p(exp(negative(absolute(x)))))
 
 
 def _leaky_relu_prepare(x, negative_slope=0.2):
@@ -269,7 +262,7 @@ def _leaky_relu_prepare(x, negative_slope=0.2):
 
 # Kernel contract: leaky_relu(x, negative_slope) -- x floating, negative_slope a Python
 # float; x's shape and dtype.
-@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_leaky_relu_prepare)
+@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_leaky_relu_prepare, compute="float32")
 def leaky_relu(x, negative_slope=0.2):
     """Leaky ReLU: ``x`` for ``x >= 0``, ``negative_slope * x`` below.
 
@@ -291,7 +284,7 @@ def _leaky_relu_ref(x, negative_slope=0.2):
     return where(greater_equal(x, 0), x, multiply(x, negative_slope))
 
 
-hard_sigmoid = unary("hard_sigmoid", family="nn", promote=_FLOAT, doc=(
+hard_sigmoid = unary("hard_sigmoid", family="nn", promote=_FLOAT, compute="float32", doc=(
     "Hard sigmoid, ``clip(x / 6 + 0.5, 0, 1)``.  Keras: ``keras.ops.hard_sigmoid``; PyTorch\n"
     "``torch.nn.functional.hardsigmoid``, JAX ``jax.nn.hard_sigmoid`` (``relu6(x + 3) / 6``).\n"
     "Ints and bools -> floatx; NaN propagates.\n\n"
@@ -305,11 +298,10 @@ def _hard_sigmoid(x):
 
 @hard_sigmoid.reference
 def _hard_sigmoid_ref(x):
-    x, dt = _up(x)
-    return _down(_hard_sigmoid(x), dt)
+    return _hard_sigmoid(x)
 
 
-hard_silu = unary("hard_silu", family="nn", promote=_FLOAT, doc=(
+hard_silu = unary("hard_silu", family="nn", promote=_FLOAT, compute="float32", doc=(
     "Hard SiLU (hard swish), ``x * hard_sigmoid(x)``.  Keras: ``keras.ops.hard_silu`` (alias\n"
     "``hard_swish``); PyTorch ``torch.nn.functional.hardswish``, JAX ``jax.nn.hard_silu``.\n"
     "Ints and bools -> floatx; ``hard_silu(-inf)`` is NaN (-inf * 0), as in Keras.\n\n"
@@ -318,8 +310,7 @@ hard_silu = unary("hard_silu", family="nn", promote=_FLOAT, doc=(
 
 @hard_silu.reference
 def _hard_silu_ref(x):
-    x, dt = _up(x)
-    return _down(multiply(x, _hard_sigmoid(x)), dt)
+    return multiply(x, _hard_sigmoid(x))
 
 
 hard_swish = hard_silu
@@ -333,7 +324,7 @@ def _alpha_prepare_for(op):
 
 
 # Kernel contract: elu(x, alpha) -- x floating, alpha a Python float; x's shape and dtype.
-@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_alpha_prepare_for("elu"))
+@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_alpha_prepare_for("elu"), compute="float32")
 def elu(x, alpha=1.0):
     """Exponential linear unit: ``x`` for ``x >= 0``, ``alpha * (exp(x) - 1)`` below.
 
@@ -354,14 +345,13 @@ def _elu(x, alpha):
 
 @elu.reference
 def _elu_ref(x, alpha=1.0):
-    x, dt = _up(x)
-    return _down(_elu(x, alpha), dt)
+    return _elu(x, alpha)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
-selu = unary("selu", family="nn", promote=_FLOAT, doc=(
+selu = unary("selu", family="nn", promote=_FLOAT, compute="float32", doc=(
     "Scaled ELU, ``scale * elu(x, alpha)`` with alpha = 1.6732632..., scale = 1.0507009...\n\n"
     "Keras: ``keras.ops.selu``; PyTorch ``torch.nn.functional.selu``, JAX ``jax.nn.selu``.\n"
     "Ints and bools -> floatx; float16/bfloat16 compute in float32.\n\n"
@@ -370,8 +360,7 @@ selu = unary("selu", family="nn", promote=_FLOAT, doc=(
 
 @selu.reference
 def _selu_ref(x):
-    x, dt = _up(x)
-    return _down(multiply(_SELU_SCALE, _elu(x, _SELU_ALPHA)), dt)
+    return multiply(_SELU_SCALE, _elu(x, _SELU_ALPHA))
 
 
 def _gelu_prepare(x, approximate=True):
@@ -380,7 +369,7 @@ def _gelu_prepare(x, approximate=True):
 
 # Kernel contract: gelu(x, approximate) -- x floating, approximate a Python bool (True:
 # the tanh form, False: the exact erf form); x's shape and dtype.
-@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_gelu_prepare)
+@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_gelu_prepare, compute="float32")
 def gelu(x, approximate=True):
     """Gaussian error linear unit.
 
@@ -402,7 +391,6 @@ def gelu(x, approximate=True):
 
 @gelu.reference
 def _gelu_ref(x, approximate=True):
-    x, dt = _up(x)
     if approximate:
         inner = multiply(math.sqrt(2 / math.pi), add(x, multiply(0.044715, multiply(x, square(x)))))
         y = multiply(multiply(0.5, x), add(1, tanh(inner)))
@@ -410,7 +398,7 @@ def _gelu_ref(x, approximate=True):
         from ..math import erf
 
         y = multiply(multiply(0.5, x), add(1, erf(multiply(x, math.sqrt(0.5)))))
-    return _down(y, dt)
+    return y
 
 
 def _celu_prepare(x, alpha=1.0):
@@ -426,7 +414,7 @@ def _celu_alpha(alpha):
 
 # Kernel contract: celu(x, alpha) -- x floating, alpha a nonzero Python float; x's shape
 # and dtype.
-@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_celu_prepare)
+@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_celu_prepare, compute="float32")
 def celu(x, alpha=1.0):
     """Continuously differentiable ELU, ``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``.
 
@@ -444,11 +432,10 @@ def celu(x, alpha=1.0):
 
 @celu.reference
 def _celu_ref(x, alpha=1.0):
-    x, dt = _up(x)
-    return _down(add(maximum(x, 0), multiply(alpha, expm1(divide(minimum(x, 0), alpha)))), dt)
+    return add(maximum(x, 0), multiply(alpha, expm1(divide(minimum(x, 0), alpha))))
 
 
-tanh_shrink = unary("tanh_shrink", family="nn", promote=_FLOAT, doc=(
+tanh_shrink = unary("tanh_shrink", family="nn", promote=_FLOAT, compute="float32", doc=(
     "Tanh shrink, ``x - tanh(x)``.  Keras: ``keras.ops.tanh_shrink``; PyTorch\n"
     "``torch.nn.functional.tanhshrink``.  Ints and bools -> floatx; float16/bfloat16 compute\n"
     "in float32.\n\n"
@@ -457,8 +444,7 @@ tanh_shrink = unary("tanh_shrink", family="nn", promote=_FLOAT, doc=(
 
 @tanh_shrink.reference
 def _tanh_shrink_ref(x):
-    x, dt = _up(x)
-    return _down(subtract(x, tanh(x)), dt)
+    return subtract(x, tanh(x))
 
 
 hard_tanh = unary("hard_tanh", family="nn", promote=_FLOAT, doc=(
@@ -541,7 +527,7 @@ def _glu_prepare(x, axis=-1):
 
 # Kernel contract: glu(x, axis) -- x floating, axis a non-negative int whose size is even;
 # returns x's shape with that axis halved, in x's dtype.
-@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_glu_prepare)
+@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_glu_prepare, compute="float32")
 def glu(x, axis=-1):
     """Gated linear unit: splits ``x`` in two halves ``a, b`` along ``axis`` and returns
     ``a * sigmoid(b)``.
@@ -564,9 +550,8 @@ def glu(x, axis=-1):
 
 @glu.reference
 def _glu_ref(x, axis=-1):
-    x, dt = _up(x)
     a, b = split(x, 2, axis)
-    return _down(multiply(a, sigmoid(b)), dt)
+    return multiply(a, sigmoid(b))
 
 
 def _axis_prepare_for(op):
@@ -578,7 +563,7 @@ def _axis_prepare_for(op):
 
 # Kernel contract: log_softmax(x, axis) -- x floating, axis a non-negative int; x's shape
 # and dtype.
-@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_axis_prepare_for("log_softmax"))
+@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_axis_prepare_for("log_softmax"), compute="float32")
 def log_softmax(x, axis=-1):
     """Log of the softmax along ``axis``, ``x - max - log(sum(exp(x - max)))`` (stable).
 
@@ -597,15 +582,14 @@ def log_softmax(x, axis=-1):
 
 @log_softmax.reference
 def _log_softmax_ref(x, axis=-1):
-    x, dt = _up(x)
     # initial=-inf keeps a zero-size axis legal (max of nothing); it never changes a max.
     s = subtract(x, max(x, (axis,), True, float("-inf")))
-    return _down(subtract(s, log(sum(exp(s), (axis,), True))), dt)
+    return subtract(s, log(sum(exp(s), (axis,), True)))
 
 
 # Kernel contract: sparsemax(x, axis) -- x floating, axis a non-negative int; x's shape
 # and dtype.
-@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_axis_prepare_for("sparsemax"))
+@defop("nn", tensors=("x",), promote=_FLOAT, prepare=_axis_prepare_for("sparsemax"), compute="float32")
 def sparsemax(x, axis=-1):
     """Sparsemax along ``axis``: the Euclidean projection of ``x`` onto the probability
     simplex, ``max(x - tau, 0)`` with the threshold ``tau`` chosen so the result sums to 1.
@@ -627,7 +611,6 @@ def sparsemax(x, axis=-1):
 
 @sparsemax.reference
 def _sparsemax_ref(x, axis=-1):
-    x, dt = _up(x)
     shape = tuple(_shape(x))
     n = shape[axis]
     srt = negative(sort(negative(x), axis))  # descending
@@ -640,7 +623,7 @@ def _sparsemax_ref(x, axis=-1):
     # support is a prefix of the sorted values: tau = (sum of the top k - 1) / k.  (Keras's
     # backends sum the cumulative sums there instead, which is wrong once k >= 2.)
     tau = divide(subtract(sum(where(support, srt, 0.0), (axis,), True), 1), k)
-    return _down(maximum(subtract(x, tau), 0), dt)
+    return maximum(subtract(x, tau), 0)
 
 
 __all__ = [

@@ -14,7 +14,8 @@ Conventions shared by the ops below (Keras 3):
 * Dtypes: the numeric ops (convolutions, pools, unfold/fold) compute in floats: the
   operands go to their common dtype and ints/bools to floatx (Keras keeps ``inputs.dtype``,
   which is the same for float inputs; its backends disagree or fail on int inputs).
-  float16/bfloat16 accumulate in float32 and are cast back.  depth_to_space and
+  float16/bfloat16 accumulate in float32 (the ops declare compute="float32") and are
+  cast back; max pools are exact and do not.  depth_to_space and
   space_to_depth only move elements and keep any dtype.
 """
 
@@ -29,7 +30,7 @@ from ... import _dtypes, _promote, config
 from ..._op import defop
 from .._base import check_tensor, key, shape_of, spec
 from .._base import finish as _finish
-from ..core import cast, convert_to_tensor
+from ..core import convert_to_tensor
 from ..core import shape as _shape
 from ..numpy import (add, concatenate, divide, einsum, flip, get_item, matmul, max, maximum,
                      mean, pad, reshape, stack, transpose, zeros_like)
@@ -124,10 +125,6 @@ def _imax(a, b):
     return a if a >= b else b
 
 
-def _work(dtype):
-    return "float32" if dtype in ("float16", "bfloat16") else dtype
-
-
 def _dt(x):
     return _dtypes.standardize_dtype(x.dtype)
 
@@ -192,10 +189,6 @@ def _conv_last(x, kernel, strides, dilation, groups):
     return reshape(y, (n, *outs, cout))
 
 
-def _float_in(x, w):
-    return x if _dt(x) == w else cast(x, w)
-
-
 # ===== conv ==========================================================================
 
 
@@ -244,7 +237,7 @@ def _conv_prepare(inputs, kernel, strides=1, padding="valid", data_format=None, 
 # dtype, strides and dilation_rate as N-tuples of ints, padding "valid" or "same", and
 # data_format "channels_last" or "channels_first"; groups = in_channels // kernel.shape[-2].
 # Returns the convolution in that dtype.
-@defop("nn", tensors=("inputs", "kernel"), promote=_FLOATING, prepare=_conv_prepare)
+@defop("nn", tensors=("inputs", "kernel"), promote=_FLOATING, prepare=_conv_prepare, compute="float32", empty=0)
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     """N-D convolution (cross-correlation, as in deep learning), N = 1, 2 or 3.
 
@@ -273,10 +266,8 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_
 
 def _conv_impl(inputs, kernel, strides, padding, data_format, dilation_rate, groups=None):
     nd = len(strides)
-    dt = _dt(inputs)
-    w = _work(dt)
-    x = _to_last(_float_in(inputs, w), nd, data_format)
-    k = _float_in(kernel, w)
+    x = _to_last(inputs, nd, data_format)
+    k = kernel
     ksize = _shape(k)[:nd]
     if groups is None:
         groups = _shape(x)[-1] // _shape(k)[-2]
@@ -284,7 +275,7 @@ def _conv_impl(inputs, kernel, strides, padding, data_format, dilation_rate, gro
         x = _pad_crop(x, [_same_pads(n, kk, s, d)
                           for n, kk, s, d in zip(_shape(x)[1:-1], ksize, strides, dilation_rate)])
     y = _from_last(_conv_last(x, k, strides, dilation_rate, groups), nd, data_format)
-    return y if w == dt else cast(y, dt)
+    return y
 
 
 @conv.reference
@@ -304,7 +295,7 @@ def _dw_prepare(inputs, kernel, strides=1, padding="valid", data_format=None, di
 
 # Kernel contract: depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate)
 # as conv's, with kernel (*k, in_channels, multiplier); output channel c * multiplier + m.
-@defop("nn", tensors=("inputs", "kernel"), promote=_FLOATING, prepare=_dw_prepare)
+@defop("nn", tensors=("inputs", "kernel"), promote=_FLOATING, prepare=_dw_prepare, compute="float32", empty=0)
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     """Depthwise N-D convolution: each input channel convolved with its own filters.
 
@@ -465,7 +456,7 @@ def _tr_prepare(inputs, kernel, strides=1, padding="valid", output_padding=None,
 # strides/dilation_rate N-tuples, padding "valid"|"same", output_padding None or an N-tuple.
 # Output size per axis: Keras's formula (see `_tr_size`); values as jax.lax.conv_transpose with
 # the padding of `_tr_pads` and transpose_kernel=True.
-@defop("nn", tensors=("inputs", "kernel"), promote=_FLOATING, prepare=_tr_prepare)
+@defop("nn", tensors=("inputs", "kernel"), promote=_FLOATING, prepare=_tr_prepare, compute="float32", empty=0)
 def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None,
                    data_format=None, dilation_rate=1):
     """Transposed N-D convolution (the gradient of `conv` w.r.t. its input), N = 1, 2, 3.
@@ -508,10 +499,8 @@ def _dilate(x, axis, s):
 @conv_transpose.reference
 def _tr_ref(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
     nd = len(strides)
-    dt = _dt(inputs)
-    w = _work(dt)
-    x = _to_last(_float_in(inputs, w), nd, data_format)
-    k = _float_in(kernel, w)
+    x = _to_last(inputs, nd, data_format)
+    k = kernel
     ksize = _shape(k)[:nd]
     for i, s in enumerate(strides):
         x = _dilate(x, i + 1, s)
@@ -520,7 +509,7 @@ def _tr_ref(inputs, kernel, strides, padding, output_padding, data_format, dilat
     x = _pad_crop(x, pads)
     k = flip(transpose(k, (*range(nd), nd + 1, nd)), tuple(range(nd)))
     y = _from_last(_conv_last(x, k, (1,) * nd, dilation_rate, 1), nd, data_format)
-    return y if w == dt else cast(y, dt)
+    return y
 
 
 # ===== max_pool, average_pool ========================================================
@@ -595,7 +584,7 @@ def _max_pool_ref(inputs, pool_size, strides, padding, data_format):
 
 # Kernel contract: average_pool(inputs, pool_size, strides, padding, data_format): as max_pool's;
 # "same" divides each window's sum by its number of non-padded elements (TF).
-@defop("nn", tensors=("inputs",), promote=_FLOATING, prepare=_pool_prepare_for("average_pool"))
+@defop("nn", tensors=("inputs",), promote=_FLOATING, prepare=_pool_prepare_for("average_pool"), compute="float32")
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     """Average pooling over N-D windows (N = 1, 2, 3); ``strides`` defaults to ``pool_size``.
 
@@ -628,10 +617,8 @@ def _avg_counts(spatial, pool, strides, outs, pads):
 @average_pool.reference
 def _avg_pool_ref(inputs, pool_size, strides, padding, data_format):
     nd = len(pool_size)
-    dt = _dt(inputs)
-    w = _work(dt)
-    x, spatial, outs, pads = _pool_setup(_float_in(inputs, w), pool_size, strides, padding,
-                                         data_format, 0)
+    w = _dt(inputs)
+    x, spatial, outs, pads = _pool_setup(inputs, pool_size, strides, padding, data_format, 0)
     wins = _windows(x, pool_size, strides, (1,) * nd, outs)
     y = wins[0]
     for win in wins[1:]:
@@ -641,7 +628,7 @@ def _avg_pool_ref(inputs, pool_size, strides, padding, data_format):
     else:
         y = divide(y, convert_to_tensor(np.float32(math.prod(pool_size)), w))
     y = _from_last(y, nd, data_format)
-    return y if w == dt else cast(y, dt)
+    return y
 
 
 # ===== adaptive pools ================================================================
@@ -717,7 +704,7 @@ def _amax_ref(inputs, output_size, data_format):
 # Kernel contract: adaptive_average_pool(inputs, output_size, data_format): as adaptive_max_pool,
 # the bin means.
 @defop("nn", tensors=("inputs",), promote=_FLOATING,
-       prepare=_adaptive_prepare_for("adaptive_average_pool"))
+       prepare=_adaptive_prepare_for("adaptive_average_pool"), compute="float32")
 def adaptive_average_pool(inputs, output_size, data_format=None):
     """Adaptive average pooling to a fixed spatial ``output_size`` (int or N-tuple).
 
@@ -734,11 +721,7 @@ def adaptive_average_pool(inputs, output_size, data_format=None):
 
 @adaptive_average_pool.reference
 def _aavg_ref(inputs, output_size, data_format):
-    dt = _dt(inputs)
-    w = _work(dt)
-    y = _adaptive_ref(_float_in(inputs, w), output_size, data_format,
-                      lambda t, a: mean(t, (a,), True))
-    return y if w == dt else cast(y, dt)
+    return _adaptive_ref(inputs, output_size, data_format, lambda t, a: mean(t, (a,), True))
 
 
 # ===== unfold, fold ==================================================================
@@ -837,7 +820,7 @@ def _fold_prepare(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
 # Kernel contract: fold(x, output_size, kernel_size, dilation, padding, stride): float x
 # (N, C * kH * kW, L), static args as 2-tuples.  Returns (N, C, oH, oW), overlapping blocks
 # summed (torch.nn.functional.fold).
-@defop("nn", tensors=("x",), promote=_FLOATING, prepare=_fold_prepare)
+@defop("nn", tensors=("x",), promote=_FLOATING, prepare=_fold_prepare, compute="float32")
 def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """Combine sliding blocks into a ``(N, C, oH, oW)`` tensor (col2im), summing overlaps.
 
@@ -857,9 +840,6 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
 
 @fold.reference
 def _fold_ref(x, output_size, kernel_size, dilation, padding, stride):
-    dt = _dt(x)
-    w = _work(dt)
-    x = _float_in(x, w)
     n, ckk, _ = _shape(x)
     kh, kw = kernel_size
     c = ckk // (kh * kw)
@@ -878,7 +858,7 @@ def _fold_ref(x, output_size, kernel_size, dilation, padding, stride):
         total = b if total is None else add(total, b)
     y = get_item(total, (slice(None), slice(None), slice(padding[0], padding[0] + output_size[0]),
                          slice(padding[1], padding[1] + output_size[1])))
-    return y if w == dt else cast(y, dt)
+    return y
 
 
 # ===== depth_to_space, space_to_depth ================================================

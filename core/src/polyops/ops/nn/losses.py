@@ -26,22 +26,28 @@ from ..numpy import abs as _abs
 
 # ===== helpers =======================================================================
 
-_LOW = ("float16", "bfloat16")
-
-
 def _dt(x) -> str:
     return _dtypes.standardize_dtype(x.dtype)
-
-
-def _work(x):
-    """``x`` in float32 when it is a 16-bit float (losses compute there, as Keras' clip
-    by epsilon would round away in float16)."""
-    return cast(x, "float32") if _dt(x) in _LOW else x
 
 
 def _same_shape(a, b) -> bool:
     """Shapes equal, an unknown (None) dim matching any size."""
     return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b))
+
+
+def _check_tensors(op, *named):
+    """TypeError unless the value of each (name, value) pair is a tensor."""
+    for name, v in named:
+        if not isinstance(v, SymbolicTensor):
+            raise TypeError(f"{op}: expected a tensor for {name!r}, got {v!r}")
+
+
+def _check_target_output(op, target, output):
+    """target and output are tensors of the same (static) shape."""
+    _check_tensors(op, ("target", target), ("output", output))
+    if not _same_shape(target.shape, output.shape):
+        raise ValueError(f"{op}: expected target and output of the same shape, got "
+                         f"target.shape={target.shape}, output.shape={output.shape}")
 
 
 @_promote.cached
@@ -82,8 +88,9 @@ def _decode_promote(keys):
 
 
 def _f32_result(dtype) -> str:
-    """Keras' ``result_type(dtype, "float32")``: 16-bit floats widen to float32."""
-    return "float32" if dtype in _LOW else dtype
+    """Keras' ``result_type(dtype, "float32")``: 16-bit floats widen to float32.  (The
+    result dtype itself, so not a declared compute dtype, whose results are cast back.)"""
+    return "float32" if dtype in _dtypes.HALF_FLOATS else dtype
 
 
 def _log_softmax(x, axis):
@@ -177,7 +184,7 @@ def _multi_hot_prepare(inputs, num_classes=None, axis=-1, dtype=None, sparse=Fal
 # tensor of rank >= 1, axis canonical in [0, inputs.ndim], dtype canonical, sparse False.
 # Returns the one-hot encoding (class axis at ``axis``) reduced by "any" over axis 1 of it
 # (axis 0 for 1-d inputs), in dtype.
-@defop("nn", tensors=("inputs",), promote=_index_promote, prepare=_multi_hot_prepare)
+@defop("nn", tensors=("inputs",), promote=_index_promote, prepare=_multi_hot_prepare, empty=0)
 def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False):
     """Multi-hot encoding: which of ``num_classes`` classes occur in each row of ``inputs``.
 
@@ -224,7 +231,7 @@ def _bce_prepare(target, output, from_logits=False):
 # Kernel contract: binary_crossentropy(target, output, from_logits): target and output of
 # one floating dtype and one shape, from_logits a bool.  Returns the elementwise loss in
 # that dtype.
-@defop("nn", tensors=("target", "output"), promote=_promote.floating, prepare=_bce_prepare)
+@defop("nn", tensors=("target", "output"), promote=_promote.floating, prepare=_bce_prepare, compute="float32")
 def binary_crossentropy(target, output, from_logits=False):
     """Elementwise binary cross-entropy ``-(t log p + (1 - t) log(1 - p))``.
 
@@ -241,12 +248,7 @@ def binary_crossentropy(target, output, from_logits=False):
         >>> polyops.ops.round(y, 4)
         array([0.1054, 0.1054], dtype=float32)
     """
-    for name, v in (("target", target), ("output", output)):
-        if not isinstance(v, SymbolicTensor):
-            raise TypeError(f"binary_crossentropy: expected a tensor for {name!r}, got {v!r}")
-    if not _same_shape(target.shape, output.shape):
-        raise ValueError(f"binary_crossentropy: expected target and output of the same shape, got "
-                         f"target.shape={target.shape}, output.shape={output.shape}")
+    _check_target_output("binary_crossentropy", target, output)
     dtype, _ = _promote.floating((key(target), key(output)))
     return spec(tuple(o if o is not None else t for t, o in zip(target.shape, output.shape)), dtype)
 
@@ -258,8 +260,7 @@ def _log_sigmoid(x):
 
 @binary_crossentropy.reference
 def _bce_ref(target, output, from_logits=False):
-    dtype = _dt(output)
-    t, o = _work(target), _work(output)
+    t, o = target, output
     if from_logits:
         loss = negative(add(multiply(t, _log_sigmoid(o)),
                             multiply(subtract(1.0, t), _log_sigmoid(negative(o)))))
@@ -267,7 +268,7 @@ def _bce_ref(target, output, from_logits=False):
         eps = config.epsilon()
         o = clip(o, eps, 1.0 - eps)
         loss = negative(add(multiply(t, log(o)), multiply(subtract(1.0, t), log(subtract(1.0, o)))))
-    return cast(loss, dtype)
+    return cast(loss, _dt(output))  # a 0-d loss stays a tensor (numpy's ufuncs give scalars)
 
 
 def _cce_prepare(target, output, from_logits=False, axis=-1):
@@ -282,7 +283,7 @@ def _cce_prepare(target, output, from_logits=False, axis=-1):
 # Kernel contract: categorical_crossentropy(target, output, from_logits, axis): target and
 # output of one floating dtype and one shape (rank >= 1), from_logits a bool, axis canonical.
 # Returns the loss with ``axis`` reduced, in that dtype.
-@defop("nn", tensors=("target", "output"), promote=_promote.floating, prepare=_cce_prepare)
+@defop("nn", tensors=("target", "output"), promote=_promote.floating, prepare=_cce_prepare, compute="float32", empty=-0.0)
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
     """Categorical cross-entropy ``-sum(target * log(p), axis)`` between one-hot (or soft)
     targets and predicted probabilities or logits.
@@ -300,12 +301,7 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
         >>> polyops.ops.round(y, 4)
         array([0.1054], dtype=float32)
     """
-    for name, v in (("target", target), ("output", output)):
-        if not isinstance(v, SymbolicTensor):
-            raise TypeError(f"categorical_crossentropy: expected a tensor for {name!r}, got {v!r}")
-    if not _same_shape(target.shape, output.shape):
-        raise ValueError(f"categorical_crossentropy: expected target and output of the same shape, "
-                         f"got target.shape={target.shape}, output.shape={output.shape}")
+    _check_target_output("categorical_crossentropy", target, output)
     if len(output.shape) < 1:
         raise ValueError(f"categorical_crossentropy: expected rank >= 1, got "
                          f"target.shape={target.shape}, output.shape={output.shape}")
@@ -325,9 +321,8 @@ def _log_probs(output, from_logits, axis):
 
 @categorical_crossentropy.reference
 def _cce_ref(target, output, from_logits=False, axis=-1):
-    dtype = _dt(output)
-    lp = _log_probs(_work(output), from_logits, axis)
-    return cast(negative(sum(multiply(_work(target), lp), (axis,))), dtype)
+    lp = _log_probs(output, from_logits, axis)
+    return cast(negative(sum(multiply(target, lp), (axis,))), _dt(lp))  # 0-d: a tensor, as bce
 
 
 def _scce_shapes(target_shape, output_shape, axis):
@@ -360,7 +355,7 @@ def _scce_prepare(target, output, from_logits=False, axis=-1):
 # from_logits a bool, axis canonical.  Returns the loss (output's shape without axis) in
 # output's dtype; out-of-range targets contribute 0 (only under a trace: eagerly the prepare
 # hook raises first).
-@defop("nn", tensors=("target", "output"), promote=_sparse_promote, prepare=_scce_prepare)
+@defop("nn", tensors=("target", "output"), promote=_sparse_promote, prepare=_scce_prepare, compute="float32")
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     """Categorical cross-entropy with integer class targets: ``-log p[target]``.
 
@@ -379,9 +374,7 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
         >>> polyops.ops.round(polyops.ops.sparse_categorical_crossentropy(t, p), 4)
         array([0.1054, 0.2231], dtype=float32)
     """
-    for name, v in (("target", target), ("output", output)):
-        if not isinstance(v, SymbolicTensor):
-            raise TypeError(f"sparse_categorical_crossentropy: expected a tensor for {name!r}, got {v!r}")
+    _check_tensors("sparse_categorical_crossentropy", ("target", target), ("output", output))
     _, odt = _sparse_promote((key(target), key(output)))
     _, shape = _scce_shapes(target.shape, output.shape, axis)
     return spec(shape, odt)
@@ -389,14 +382,13 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
 
 @sparse_categorical_crossentropy.reference
 def _scce_ref(target, output, from_logits=False, axis=-1):
-    dtype = _dt(output)
     oshape = _shape(output)
     tshape = _shape(target)
     if len(tshape) == len(oshape) and tshape[-1] == 1:
         target = squeeze(target, -1)
-    lp = _log_probs(_work(output), from_logits, axis)
+    lp = _log_probs(output, from_logits, axis)
     oh = cast(_one_hot_bool(target, oshape[axis], axis), _dt(lp))
-    return cast(negative(sum(multiply(oh, lp), (axis,))), dtype)
+    return cast(negative(sum(multiply(oh, lp), (axis,))), _dt(lp))  # 0-d: a tensor, as bce
 
 
 # ===== CTC ===========================================================================
@@ -460,10 +452,8 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
         >>> polyops.ops.round(polyops.ops.ctc_loss(t, out, n, T), 4)   # -log(6 / 27)
         array([1.5041], dtype=float32)
     """
-    for name, v in (("target", target), ("output", output), ("target_length", target_length),
-                    ("output_length", output_length)):
-        if not isinstance(v, SymbolicTensor):
-            raise TypeError(f"ctc_loss: expected a tensor for {name!r}, got {v!r}")
+    _check_tensors("ctc_loss", ("target", target), ("output", output),
+                   ("target_length", target_length), ("output_length", output_length))
     _ctc_check(target.shape, output.shape, target_length.shape, output_length.shape, mask_index)
     _, odt, _, _ = _ctc_promote((key(target), key(output), key(target_length), key(output_length)))
     b = target.shape[0] if target.shape[0] is not None else output.shape[0]
@@ -563,7 +553,7 @@ def _decode_prepare(inputs, sequence_lengths, strategy="greedy", beam_width=100,
 # (B,), strategy "greedy" or "beam_search", ints beam_width >= top_paths >= 1, a bool, and
 # mask_index an int in [0, C).  Returns (paths int32 (P, B, T) padded with -1, scores
 # (B, P) in float32), P = 1 for greedy, top_paths for beam search.
-@defop("nn", tensors=("inputs", "sequence_lengths"), promote=_decode_promote, prepare=_decode_prepare)
+@defop("nn", tensors=("inputs", "sequence_lengths"), promote=_decode_promote, prepare=_decode_prepare, empty=(0, -0.0))
 def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1,
                merge_repeated=True, mask_index=0):
     """Decode CTC logits into label sequences: ``(paths, scores)``.
@@ -589,9 +579,7 @@ def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_
         >>> polyops.ops.ctc_decode(x, polyops.ops.convert_to_tensor([3]))
         (array([[[ 1, -1, -1]]], dtype=int32), array([[-15.]], dtype=float32))
     """
-    for name, v in (("inputs", inputs), ("sequence_lengths", sequence_lengths)):
-        if not isinstance(v, SymbolicTensor):
-            raise TypeError(f"ctc_decode: expected a tensor for {name!r}, got {v!r}")
+    _check_tensors("ctc_decode", ("inputs", inputs), ("sequence_lengths", sequence_lengths))
     _, tp, _, _ = _decode_check(inputs.shape, sequence_lengths.shape, strategy, beam_width,
                                 top_paths, merge_repeated, mask_index)
     idt, _ = _decode_promote((key(inputs), key(sequence_lengths)))

@@ -23,21 +23,26 @@ from ..numpy import (
 )
 from ..numpy import divide
 
-_LOW = ("float16", "bfloat16")
-
-
 def _dt(x) -> str:
     return _dtypes.standardize_dtype(x.dtype)
-
-
-def _work(x):
-    """``x`` in float32 when a 16-bit float (statistics compute there, as in Keras)."""
-    return cast(x, "float32") if _dt(x) in _LOW else x
 
 
 def _tensor(op, name, v):
     if not isinstance(v, SymbolicTensor):
         raise TypeError(f"{op}: expected a tensor for {name!r}, got {v!r}")
+
+
+def _tensors(op, required, optional=()):
+    """_tensor on each (name, value) of required, and of optional where value is not None."""
+    for name, v in required:
+        _tensor(op, name, v)
+    for name, v in optional:
+        if v is not None:
+            _tensor(op, name, v)
+
+
+def _shape_or_none(v):
+    return None if v is None else tuple(v.shape)
 
 
 def _eps(op, epsilon, default=None):
@@ -64,7 +69,7 @@ def _moments_prepare(x, axes, keepdims=False, synchronized=False):
 # Kernel contract: moments(x, axes, keepdims, synchronized): x floating (ints as floatx),
 # axes a sorted tuple of canonical axes, keepdims and synchronized bools.  Returns (mean,
 # variance), each reduce_shape(x.shape, axes, keepdims) in x's dtype.
-@defop("nn", tensors=("x",), promote=_promote.floating, prepare=_moments_prepare)
+@defop("nn", tensors=("x",), promote=_promote.floating, prepare=_moments_prepare, empty=(math.nan, math.nan))
 def moments(x, axes, keepdims=False, synchronized=False):
     """Mean and (biased) variance of ``x`` over ``axes``: ``(mean, variance)``.
 
@@ -90,7 +95,9 @@ def moments(x, axes, keepdims=False, synchronized=False):
 @moments.reference
 def _moments_ref(x, axes, keepdims=False, synchronized=False):
     dtype = _dt(x)
-    w = _work(x)
+    # widened here, not by a declared compute dtype: the float16 results are clipped to
+    # its range below (as Keras does), which the entry's cast back would not do
+    w = cast(x, "float32") if dtype in _dtypes.HALF_FLOATS else x
     m = mean(w, axes, True)
     v = mean(square(subtract(w, m)), axes, True)
     if not keepdims:
@@ -118,7 +125,7 @@ def _bn_check(x, mean_, variance, axis, offset, scale):
 
 
 def _bn_prepare(x, mean, variance, axis, offset=None, scale=None, epsilon=1e-3):
-    shape = (lambda v: None if v is None else tuple(v.shape))
+    shape = _shape_or_none
     a = _bn_check(tuple(x.shape), shape(mean), shape(variance), axis, shape(offset), shape(scale))
     return x, mean, variance, a, offset, scale, _eps("batch_normalization", epsilon)
 
@@ -143,13 +150,10 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
         array([[-1., -1.],
                [ 1.,  1.]], dtype=float32)
     """
-    for name, v in (("x", x), ("mean", mean), ("variance", variance)):
-        _tensor("batch_normalization", name, v)
-    for name, v in (("offset", offset), ("scale", scale)):
-        if v is not None:
-            _tensor("batch_normalization", name, v)
-    sh = (lambda v: None if v is None else v.shape)
-    _bn_check(x.shape, mean.shape, variance.shape, axis, sh(offset), sh(scale))
+    _tensors("batch_normalization", (("x", x), ("mean", mean), ("variance", variance)),
+             (("offset", offset), ("scale", scale)))
+    _bn_check(x.shape, mean.shape, variance.shape, axis, _shape_or_none(offset),
+              _shape_or_none(scale))
     _eps("batch_normalization", epsilon)
     keys = tuple(None if v is None else key(v) for v in (x, mean, variance, offset, scale))
     return spec(x.shape, _promote.floating(keys)[0])
@@ -190,7 +194,7 @@ def _normalize_prepare(x, axis=-1, order=2, epsilon=None):
 # Kernel contract: normalize(x, axis, order, epsilon): x floating (ints as floatx), axis a
 # sorted tuple of canonical axes, order an int >= 1, epsilon a float.  Returns x / max(
 # norm, epsilon) with the order-``order`` norm over axis (keepdims), x's shape and dtype.
-@defop("nn", tensors=("x",), promote=_promote.floating, prepare=_normalize_prepare)
+@defop("nn", tensors=("x",), promote=_promote.floating, prepare=_normalize_prepare, compute="float32")
 def normalize(x, axis=-1, order=2, epsilon=None):
     """``x / max(norm(x, order, axis), epsilon)``: unit vectors along ``axis``.
 
@@ -215,8 +219,7 @@ def normalize(x, axis=-1, order=2, epsilon=None):
 
 @normalize.reference
 def _normalize_ref(x, axis=-1, order=2, epsilon=None):
-    dtype = _dt(x)
-    w = _work(x)
+    w = x
     if order == 2:
         inv = reciprocal(sqrt(sum(square(w), axis, True)))
         out = multiply(w, minimum(inv, 1.0 / epsilon))
@@ -224,7 +227,7 @@ def _normalize_ref(x, axis=-1, order=2, epsilon=None):
         a = abs(w)
         norm = sum(a, axis, True) if order == 1 else power(sum(power(a, order), axis, True), 1.0 / order)
         out = divide(w, maximum(norm, epsilon))
-    return cast(out, dtype)
+    return out
 
 
 # ===== psnr ==========================================================================
@@ -249,7 +252,7 @@ def _psnr_prepare(x1, x2, max_val):
 
 # Kernel contract: psnr(x1, x2, max_val): x1, x2 of one floating dtype and one shape,
 # max_val a float.  Returns a 0-d tensor of that dtype: 20 log10(max_val) - 10 log10(mse).
-@defop("nn", tensors=("x1", "x2"), promote=_promote.floating, prepare=_psnr_prepare)
+@defop("nn", tensors=("x1", "x2"), promote=_promote.floating, prepare=_psnr_prepare, compute="float32", empty=math.nan)
 def psnr(x1, x2, max_val):
     """Peak signal-to-noise ratio ``20 log10(max_val) - 10 log10(mean((x1 - x2)^2))``.
 
@@ -273,10 +276,8 @@ def psnr(x1, x2, max_val):
 
 @psnr.reference
 def _psnr_ref(x1, x2, max_val):
-    dtype = _dt(x1)
-    mse = mean(square(subtract(_work(x1), _work(x2))))
-    out = subtract(20.0 * math.log10(max_val) if max_val > 0 else -math.inf, multiply(10.0, log10(mse)))
-    return cast(out, dtype)
+    mse = mean(square(subtract(x1, x2)))
+    return subtract(20.0 * math.log10(max_val) if max_val > 0 else -math.inf, multiply(10.0, log10(mse)))
 
 
 # ===== dot_product_attention =========================================================
@@ -325,7 +326,7 @@ def _attention_check(q, k, v, bias, mask, scale, is_causal, attn_logits_soft_cap
 
 def _attention_prepare(query, key, value, bias=None, mask=None, scale=None, is_causal=False,
                        flash_attention=None, attn_logits_soft_cap=None):
-    sh = (lambda v: None if v is None else tuple(v.shape))
+    sh = _shape_or_none
     s = _attention_check(sh(query), sh(key), sh(value), sh(bias), sh(mask), scale, is_causal,
                          attn_logits_soft_cap)
     cap = None if attn_logits_soft_cap is None else float(attn_logits_soft_cap)
@@ -361,12 +362,9 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
         >>> polyops.ops.dot_product_attention(q, q, q).shape
         (1, 2, 1, 4)
     """
-    for name, v in (("query", query), ("key", key), ("value", value)):
-        _tensor("dot_product_attention", name, v)
-    for name, v in (("bias", bias), ("mask", mask)):
-        if v is not None:
-            _tensor("dot_product_attention", name, v)
-    sh = (lambda v: None if v is None else v.shape)
+    _tensors("dot_product_attention", (("query", query), ("key", key), ("value", value)),
+             (("bias", bias), ("mask", mask)))
+    sh = _shape_or_none
     _attention_check(query.shape, key.shape, value.shape, sh(bias), sh(mask), scale, is_causal,
                      attn_logits_soft_cap)
     keys = tuple(_key(v) for v in (query, key, value, bias, mask))
@@ -433,7 +431,7 @@ def _norm_prepare_for(op):
 # to x, where not None) of one floating dtype; axis a sorted tuple of canonical axes;
 # epsilon a float.  Returns x * rsqrt(mean(x^2, axis) + epsilon) * scale, x's shape.
 @defop("nn", tensors=("x", "scale"), promote=_promote.floating,
-       prepare=_norm_prepare_for("rms_normalization"))
+       prepare=_norm_prepare_for("rms_normalization"), compute="float32")
 def rms_normalization(x, scale=None, axis=-1, epsilon=None):
     """Root-mean-square normalization ``x * rsqrt(mean(x^2, axis) + epsilon) * scale``.
 
@@ -458,12 +456,10 @@ def rms_normalization(x, scale=None, axis=-1, epsilon=None):
 
 @rms_normalization.reference
 def _rms_ref(x, scale=None, axis=-1, epsilon=None):
-    dtype = _dt(x)
-    w = _work(x)
-    out = multiply(w, reciprocal(sqrt(add(mean(square(w), axis, True), epsilon))))
+    out = multiply(x, reciprocal(sqrt(add(mean(square(x), axis, True), epsilon))))
     if scale is not None:
-        out = multiply(out, _work(scale))
-    return cast(out, dtype)
+        out = multiply(out, scale)
+    return out
 
 
 def _ln_shapes(op, x, gamma, beta, axis):
@@ -484,8 +480,8 @@ def _ln_shapes(op, x, gamma, beta, axis):
 
 
 def _ln_prepare(x, gamma=None, beta=None, axis=-1, epsilon=None, rms_scaling=False):
-    sh = (lambda v: None if v is None else tuple(v.shape))
-    axes = _ln_shapes("layer_normalization", tuple(x.shape), sh(gamma), sh(beta), axis)
+    axes = _ln_shapes("layer_normalization", tuple(x.shape), _shape_or_none(gamma),
+                      _shape_or_none(beta), axis)
     return x, gamma, beta, axes, _eps("layer_normalization", epsilon), bool(rms_scaling)
 
 
@@ -493,7 +489,7 @@ def _ln_prepare(x, gamma=None, beta=None, axis=-1, epsilon=None, rms_scaling=Fal
 # gamma, beta where not None: shaped as x's dims on axis, or of x's rank) of one floating
 # dtype; axis a sorted tuple of canonical axes; epsilon a float; rms_scaling a bool.
 # Returns x's shape and dtype.
-@defop("nn", tensors=("x", "gamma", "beta"), promote=_promote.floating, prepare=_ln_prepare)
+@defop("nn", tensors=("x", "gamma", "beta"), promote=_promote.floating, prepare=_ln_prepare, compute="float32")
 def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, rms_scaling=False):
     """Layer normalization ``(x - mean) / sqrt(var + epsilon) * gamma + beta`` over ``axis``.
 
@@ -509,20 +505,15 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, rms_sca
         >>> polyops.ops.round(y, 4)
         array([-1.4142, -0.7071,  0.    ,  0.7071,  1.4142], dtype=float32)
     """
-    _tensor("layer_normalization", "x", x)
-    for name, v in (("gamma", gamma), ("beta", beta)):
-        if v is not None:
-            _tensor("layer_normalization", name, v)
-    sh = (lambda v: None if v is None else v.shape)
-    _ln_shapes("layer_normalization", x.shape, sh(gamma), sh(beta), axis)
+    _tensors("layer_normalization", (("x", x),), (("gamma", gamma), ("beta", beta)))
+    _ln_shapes("layer_normalization", x.shape, _shape_or_none(gamma), _shape_or_none(beta), axis)
     _eps("layer_normalization", epsilon)
     return spec(x.shape, _promote.floating((key(x), _key(gamma), _key(beta)))[0])
 
 
 @layer_normalization.reference
 def _ln_ref(x, gamma=None, beta=None, axis=-1, epsilon=None, rms_scaling=False):
-    dtype = _dt(x)
-    w = _work(x)
+    w = x
     shape = _shape(x)
     nd = len(shape)
     bshape = tuple(shape[i] if i in axis else 1 for i in range(nd))
@@ -530,7 +521,6 @@ def _ln_ref(x, gamma=None, beta=None, axis=-1, epsilon=None, rms_scaling=False):
     def bc(v):
         if v is None:
             return None
-        v = _work(v)
         if len(_shape(v)) != nd and axis != (nd - 1,):
             v = reshape(v, bshape)
         return v
@@ -543,13 +533,13 @@ def _ln_ref(x, gamma=None, beta=None, axis=-1, epsilon=None, rms_scaling=False):
         out = multiply(w, inv)
         if gamma is not None:
             out = multiply(out, gamma)
-        return cast(out, dtype)
+        return out
     if gamma is not None:
         inv = multiply(inv, gamma)
     res = multiply(negative(m), inv)
     if beta is not None:
         res = add(res, beta)
-    return cast(add(multiply(w, inv), res), dtype)
+    return add(multiply(w, inv), res)
 
 
 # ===== polar =========================================================================
@@ -577,7 +567,7 @@ def _polar_prepare(abs_, angle):
 
 # Kernel contract: polar(abs_, angle): two broadcastable tensors of one real floating dtype.
 # Returns abs_ * (cos(angle) + 1j sin(angle)), complex64 (complex128 for float64).
-@defop("nn", tensors=("abs_", "angle"), promote=_polar_promote, prepare=_polar_prepare)
+@defop("nn", tensors=("abs_", "angle"), promote=_polar_promote, prepare=_polar_prepare, compute="float32")
 def polar(abs_, angle):
     """The complex number with magnitude ``abs_`` and phase ``angle``:
     ``abs_ * (cos(angle) + 1j * sin(angle))``.
@@ -600,9 +590,8 @@ def polar(abs_, angle):
 @polar.reference
 def _polar_ref(abs_, angle):
     ctype = _COMPLEX_OF.get(_dt(abs_), "complex64")
-    w_abs, w_angle = _work(abs_), _work(angle)
-    re = multiply(w_abs, cos(w_angle))
-    im = multiply(w_abs, sin(w_angle))
+    re = multiply(abs_, cos(angle))
+    im = multiply(abs_, sin(angle))
     return add(cast(re, ctype), multiply(cast(im, ctype), 1j))
 
 

@@ -406,9 +406,11 @@ def _nonempty_prepare_for(op):
     return prepare
 
 
-def _reduction(name, promote, out=None, doc="", prepare=None, nonempty=False):
+def _reduction(name, promote, out=None, doc="", prepare=None, nonempty=False, compute=None,
+               empty=None):
     """A ``(x, axis=None, keepdims=False)`` reduction declared in the calling module;
-    ``nonempty`` makes an empty reduction a ValueError (max, ptp...)."""
+    ``nonempty`` makes an empty reduction a ValueError (max, ptp...); ``compute`` and
+    ``empty``: see `defop`."""
 
     def rule(x, axis=None, keepdims=False):
         (dtype,) = promote((key(x),))
@@ -420,15 +422,16 @@ def _reduction(name, promote, out=None, doc="", prepare=None, nonempty=False):
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
     prepare = prepare or (_nonempty_prepare_for(name) if nonempty else _reduce_prepare_for(name))
-    return defop("numpy", tensors=("x",), promote=promote, prepare=prepare)(rule)
+    return defop("numpy", tensors=("x",), promote=promote, prepare=prepare, compute=compute,
+                 empty=empty)(rule)
 
 
-sum = _reduction("sum", _promote.accumulate, doc=(
+sum = _reduction("sum", _promote.accumulate, empty=0, doc=(
     "Sum over ``axis`` (None: all).  bool and narrow ints accumulate in 32 bits.  "
     "NumPy: ``np.sum``.\n\nExample:\n    >>> polyops.ops.sum(polyops.ops.ones((2, 3)), axis=1)\n    array([3., 3.], dtype=float32)"))
-all = _reduction("all", _promote.boolean, doc="Whether all elements along ``axis`` are true.  NumPy: ``np.all``.\n\nExample:\n    >>> polyops.ops.all(polyops.ops.convert_to_tensor([[True, False], [True, True]]), axis=1)\n    array([False,  True])")
-any = _reduction("any", _promote.boolean, doc="Whether any element along ``axis`` is true.  NumPy: ``np.any``.\n\nExample:\n    >>> polyops.ops.any(polyops.ops.convert_to_tensor([[True, False], [False, False]]), axis=1)\n    array([ True, False])")
-mean = _reduction("mean", _promote.floating, doc="Arithmetic mean over ``axis``; ints average in floatx.  NumPy: ``np.mean``.\n\nExample:\n    >>> polyops.ops.mean(polyops.ops.convert_to_tensor([[1, 2], [3, 4]]), axis=0)\n    array([2., 3.], dtype=float32)")
+all = _reduction("all", _promote.boolean, empty=True, doc="Whether all elements along ``axis`` are true.  NumPy: ``np.all``.\n\nExample:\n    >>> polyops.ops.all(polyops.ops.convert_to_tensor([[True, False], [True, True]]), axis=1)\n    array([False,  True])")
+any = _reduction("any", _promote.boolean, empty=False, doc="Whether any element along ``axis`` is true.  NumPy: ``np.any``.\n\nExample:\n    >>> polyops.ops.any(polyops.ops.convert_to_tensor([[True, False], [False, False]]), axis=1)\n    array([ True, False])")
+mean = _reduction("mean", _promote.floating, empty=math.nan, doc="Arithmetic mean over ``axis``; ints average in floatx.  NumPy: ``np.mean``.\n\nExample:\n    >>> polyops.ops.mean(polyops.ops.convert_to_tensor([[1, 2], [3, 4]]), axis=0)\n    array([2., 3.], dtype=float32)")
 
 
 @mean.reference
@@ -438,7 +441,7 @@ def _mean_ref(x, axis=None, keepdims=False):
     return divide(sum(x, axis, keepdims), count)
 
 
-var = _reduction("var", _promote.floating, doc="Variance (population, ddof=0) over ``axis``.  NumPy: ``np.var``.\n\nExample:\n    >>> polyops.ops.var(polyops.ops.convert_to_tensor([1.0, 3.0]))\n    np.float32(1.0)")
+var = _reduction("var", _promote.floating, empty=math.nan, doc="Variance (population, ddof=0) over ``axis``.  NumPy: ``np.var``.\n\nExample:\n    >>> polyops.ops.var(polyops.ops.convert_to_tensor([1.0, 3.0]))\n    np.float32(1.0)")
 
 
 @var.reference
@@ -447,7 +450,7 @@ def _var_ref(x, axis=None, keepdims=False):
     return mean(multiply(centered, centered), axis, keepdims)
 
 
-std = _reduction("std", _promote.floating, doc="Standard deviation (ddof=0) over ``axis``.  NumPy: ``np.std``.\n\nExample:\n    >>> polyops.ops.std(polyops.ops.convert_to_tensor([1.0, 3.0]))\n    np.float32(1.0)")
+std = _reduction("std", _promote.floating, empty=math.nan, doc="Standard deviation (ddof=0) over ``axis``.  NumPy: ``np.std``.\n\nExample:\n    >>> polyops.ops.std(polyops.ops.convert_to_tensor([1.0, 3.0]))\n    np.float32(1.0)")
 
 
 @std.reference
@@ -462,7 +465,7 @@ def _prod_prepare(x, axis=None, keepdims=False, dtype=None):
     return x, axis, keepdims, None
 
 
-@defop("numpy", tensors=("x",), promote=_promote.accumulate, prepare=_prod_prepare)
+@defop("numpy", tensors=("x",), promote=_promote.accumulate, prepare=_prod_prepare, empty=1)
 def prod(x, axis=None, keepdims=False, dtype=None):
     """Product over ``axis``.  NumPy: ``np.prod``.
 
@@ -499,7 +502,13 @@ def _extremum(name, doc):
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    return defop("numpy", tensors=("x",), promote=_ORD_PRESERVE, prepare=prepare)(rule)
+    return defop("numpy", tensors=("x",), promote=_ORD_PRESERVE, prepare=prepare,
+                 empty=_initial)(rule)
+
+
+def _initial(out, x, axis=None, keepdims=False, initial=None):
+    """The fill of an empty max/min reduction: ``initial`` (without one prepare raises)."""
+    return initial
 
 
 max = _extremum("max", "Maximum over ``axis``; NaN propagates.  NumPy: ``np.max``.\n\n"
@@ -757,7 +766,7 @@ def _take_prepare(x, indices, axis=None):
     return x, indices, axis
 
 
-@defop("numpy", tensors=("x", "indices"), promote=_take_promote, prepare=_take_prepare)
+@defop("numpy", tensors=("x", "indices"), promote=_take_promote, prepare=_take_prepare, empty=0)
 def take(x, indices, axis=None):
     """Take elements along ``axis`` (None: from the flattened tensor).  NumPy: ``np.take``.
 
@@ -802,7 +811,7 @@ def _get_item_ref(x, key):
 # ===== linear algebra ===============================================================
 
 
-@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul)
+@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul, empty=0)
 def matmul(x1, x2):
     """Matrix product with NumPy's 1-D and batch-broadcast rules.  NumPy: ``np.matmul``.
 
@@ -816,7 +825,7 @@ def matmul(x1, x2):
     return spec(_matmul_shape(shape_of(x1), shape_of(x2)), dtype)
 
 
-@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul)
+@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul, empty=0)
 def dot(x1, x2):
     """Dot product: scalars multiply; otherwise contract the last axis of ``x1``
     with the second-to-last of ``x2`` (the last when ``x2`` is 1-D).  NumPy: ``np.dot``.
@@ -843,7 +852,7 @@ def _dot_ref(x1, x2):
     return einsum(f"{la}z,{lb}z{last}->{la}{lb}{last}", x1, x2)
 
 
-@defop("numpy", tensors=("operands",), promote=_promote.matmul)
+@defop("numpy", tensors=("operands",), promote=_promote.matmul, empty=0)
 def einsum(subscripts, *operands):
     """Einstein summation over the operands.  NumPy: ``np.einsum``.
 

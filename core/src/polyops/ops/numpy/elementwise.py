@@ -36,20 +36,7 @@ arctan2 = binary("arctan2", promote=_ORD_FLOATING, doc=(
 
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
-_LOW = ("float16", "bfloat16")
 _INF = math.inf
-
-
-def _up(x):
-    """``x`` in float32 when it is float16/bfloat16 (the references compute there, as
-    NumPy's own loops do, so intermediate results neither overflow nor lose bits), and
-    the dtype to cast the result back to (None: leave it)."""
-    d = _dtype_of(x)
-    return (cast(x, "float32"), d) if d in _LOW else (x, None)
-
-
-def _down(r, d):
-    return r if d is None else cast(r, d)
 
 
 def _small_big(x):
@@ -126,7 +113,7 @@ def _reciprocal_ref(x):
 # arctan, arcsinh, arccosh, arctanh, sinc, i0, deg2rad, rad2deg): x is a float tensor of
 # the result dtype (ints and bools already cast to floatx); return the function in that
 # dtype with NumPy's special values.
-expm1 = unary("expm1", promote=_ORD_FLOATING, doc=(
+expm1 = unary("expm1", promote=_ORD_FLOATING, compute="float32", doc=(
     "``exp(x) - 1``, accurate for small ``x``.\n\n"
     "NumPy: ``np.expm1``.  Ints and bools compute in floatx.  The reference uses Kahan's\n"
     "``(u - 1) * x / log(u)`` with ``u = exp(x)``.\n\n"
@@ -135,15 +122,14 @@ expm1 = unary("expm1", promote=_ORD_FLOATING, doc=(
 
 @expm1.reference
 def _expm1_ref(x):
-    x, d = _up(x)
     u = exp(x)
     um1 = subtract(u, 1)
     r = multiply(um1, divide(x, log(u)))
     r = where(equal(u, 1), x, where(equal(um1, -1), -1.0, r))
-    return _down(where(equal(u, _INF), u, r), d)
+    return where(equal(u, _INF), u, r)
 
 
-log1p = unary("log1p", promote=_ORD_FLOATING, doc=(
+log1p = unary("log1p", promote=_ORD_FLOATING, compute="float32", doc=(
     "``log(1 + x)``, accurate for small ``x``.\n\n"
     "NumPy: ``np.log1p``.  Ints and bools compute in floatx; ``log1p(-1)`` is -inf.\n\n"
     "Example:\n    >>> polyops.ops.log1p(1e-10)\n    np.float32(1e-10)"))
@@ -151,14 +137,13 @@ log1p = unary("log1p", promote=_ORD_FLOATING, doc=(
 
 @log1p.reference
 def _log1p_ref(x):
-    x, d = _up(x)
     u = add(x, 1)
     r = multiply(log(u), divide(x, subtract(u, 1)))
     r = where(equal(u, 1), x, r)
-    return _down(where(equal(u, _INF), u, r), d)
+    return where(equal(u, _INF), u, r)
 
 
-exp2 = unary("exp2", promote=_promote.floating, doc=(
+exp2 = unary("exp2", promote=_promote.floating, compute="float32", doc=(
     "``2 ** x`` element-wise.\n\n"
     "NumPy: ``np.exp2``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.exp2(polyops.ops.arange(4))\n    array([1., 2., 4., 8.], dtype=float32)"))
@@ -166,11 +151,10 @@ exp2 = unary("exp2", promote=_promote.floating, doc=(
 
 @exp2.reference
 def _exp2_ref(x):
-    x, d = _up(x)
-    return _down(power(2.0, x), d)
+    return power(2.0, x)
 
 
-log2 = unary("log2", promote=_ORD_FLOATING, doc=(
+log2 = unary("log2", promote=_ORD_FLOATING, compute="float32", doc=(
     "Base-2 logarithm.\n\n"
     "NumPy: ``np.log2``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.log2(polyops.ops.convert_to_tensor([1.0, 8.0]))\n    array([0., 3.], dtype=float32)"))
@@ -178,11 +162,10 @@ log2 = unary("log2", promote=_ORD_FLOATING, doc=(
 
 @log2.reference
 def _log2_ref(x):
-    x, d = _up(x)
-    return _down(divide(log(x), _LN2), d)
+    return divide(log(x), _LN2)
 
 
-log10 = unary("log10", promote=_ORD_FLOATING, doc=(
+log10 = unary("log10", promote=_ORD_FLOATING, compute="float32", doc=(
     "Base-10 logarithm.\n\n"
     "NumPy: ``np.log10``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.round(polyops.ops.log10(polyops.ops.convert_to_tensor([1.0, 100.0])), 4)\n    array([0., 2.], dtype=float32)"))
@@ -190,11 +173,10 @@ log10 = unary("log10", promote=_ORD_FLOATING, doc=(
 
 @log10.reference
 def _log10_ref(x):
-    x, d = _up(x)
-    return _down(divide(log(x), _LN10), d)
+    return divide(log(x), _LN10)
 
 
-logaddexp = binary("logaddexp", promote=_ORD_FLOATING, doc=(
+logaddexp = binary("logaddexp", promote=_ORD_FLOATING, compute="float32", doc=(
     "``log(exp(x1) + exp(x2))`` without overflow.\n\n"
     "NumPy: ``np.logaddexp``.  Ints and bools compute in floatx.  ``logaddexp(-inf, -inf)``\n"
     "is -inf and ``logaddexp(inf, inf)`` is inf.\n\n"
@@ -203,14 +185,12 @@ logaddexp = binary("logaddexp", promote=_ORD_FLOATING, doc=(
 
 @logaddexp.reference
 def _logaddexp_ref(x1, x2):
-    x1, d = _up(x1)
-    x2, _ = _up(x2)
     tail = log1p(exp(negative(abs(subtract(x1, x2)))))
     r = add(maximum(x1, x2), tail)
-    return _down(where(equal(x1, x2), add(x1, _LN2), r), d)
+    return where(equal(x1, x2), add(x1, _LN2), r)
 
 
-logaddexp2 = binary("logaddexp2", promote=_ORD_FLOATING, doc=(
+logaddexp2 = binary("logaddexp2", promote=_ORD_FLOATING, compute="float32", doc=(
     "``log2(2 ** x1 + 2 ** x2)`` without overflow.\n\n"
     "NumPy: ``np.logaddexp2``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.logaddexp2(3.0, 3.0)\n    np.float32(4.0)"))
@@ -218,14 +198,12 @@ logaddexp2 = binary("logaddexp2", promote=_ORD_FLOATING, doc=(
 
 @logaddexp2.reference
 def _logaddexp2_ref(x1, x2):
-    x1, d = _up(x1)
-    x2, _ = _up(x2)
     tail = divide(log1p(exp2(negative(abs(subtract(x1, x2))))), _LN2)
     r = add(maximum(x1, x2), tail)
-    return _down(where(equal(x1, x2), add(x1, 1), r), d)
+    return where(equal(x1, x2), add(x1, 1), r)
 
 
-cbrt = unary("cbrt", promote=_ORD_FLOATING, doc=(
+cbrt = unary("cbrt", promote=_ORD_FLOATING, compute="float32", doc=(
     "Real cube root (negative for negative ``x``).\n\n"
     "NumPy: ``np.cbrt``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.round(polyops.ops.cbrt(polyops.ops.convert_to_tensor([-8.0, 27.0])), 4)\n    array([-2.,  3.], dtype=float32)"))
@@ -233,18 +211,17 @@ cbrt = unary("cbrt", promote=_ORD_FLOATING, doc=(
 
 @cbrt.reference
 def _cbrt_ref(x):
-    x, d = _up(x)
     a = abs(x)
     r = power(a, 1.0 / 3.0)
     # one Newton step (r + (a / r**2 - r) / 3) removes the error of pow's rounded 1/3
     newton = add(r, multiply(subtract(divide(a, multiply(r, r)), r), 1.0 / 3.0))
     r = where(logical_and(greater(a, 0), less(a, _INF)), newton, r)
-    return _down(where(less(x, 0), negative(r), where(greater(x, 0), r, x)), d)
+    return where(less(x, 0), negative(r), where(greater(x, 0), r, x))
 
 
 # ----- unary: trigonometric and hyperbolic ----------------------------------------------
 
-tan = unary("tan", promote=_ORD_FLOATING, doc=(
+tan = unary("tan", promote=_ORD_FLOATING, compute="float32", doc=(
     "Tangent, element-wise.\n\n"
     "NumPy: ``np.tan``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.tan(0.7853982)\n    np.float32(1.0)"))
@@ -252,15 +229,14 @@ tan = unary("tan", promote=_ORD_FLOATING, doc=(
 
 @tan.reference
 def _tan_ref(x):
-    x, d = _up(x)
-    return _down(divide(sin(x), cos(x)), d)
+    return divide(sin(x), cos(x))
 
 
 def _sqrt_one_minus_sq(x):
     return sqrt(multiply(subtract(1, x), add(1, x)))  # exact factors near |x| = 1
 
 
-arcsin = unary("arcsin", promote=_ORD_FLOATING, doc=(
+arcsin = unary("arcsin", promote=_ORD_FLOATING, compute="float32", doc=(
     "Inverse sine, in ``[-pi/2, pi/2]``; NaN outside ``[-1, 1]``.\n\n"
     "NumPy: ``np.arcsin``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.round(polyops.ops.arcsin(1.0), 4)\n    np.float32(1.5708)"))
@@ -268,11 +244,10 @@ arcsin = unary("arcsin", promote=_ORD_FLOATING, doc=(
 
 @arcsin.reference
 def _arcsin_ref(x):
-    x, d = _up(x)
-    return _down(arctan2(x, _sqrt_one_minus_sq(x)), d)
+    return arctan2(x, _sqrt_one_minus_sq(x))
 
 
-arccos = unary("arccos", promote=_ORD_FLOATING, doc=(
+arccos = unary("arccos", promote=_ORD_FLOATING, compute="float32", doc=(
     "Inverse cosine, in ``[0, pi]``; NaN outside ``[-1, 1]``.\n\n"
     "NumPy: ``np.arccos``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.round(polyops.ops.arccos(-1.0), 4)\n    np.float32(3.1416)"))
@@ -280,11 +255,10 @@ arccos = unary("arccos", promote=_ORD_FLOATING, doc=(
 
 @arccos.reference
 def _arccos_ref(x):
-    x, d = _up(x)
-    return _down(arctan2(_sqrt_one_minus_sq(x), x), d)
+    return arctan2(_sqrt_one_minus_sq(x), x)
 
 
-arctan = unary("arctan", promote=_ORD_FLOATING, doc=(
+arctan = unary("arctan", promote=_ORD_FLOATING, compute="float32", doc=(
     "Inverse tangent, in ``[-pi/2, pi/2]``.\n\n"
     "NumPy: ``np.arctan``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.round(polyops.ops.arctan(1.0), 4)\n    np.float32(0.7854)"))
@@ -292,11 +266,10 @@ arctan = unary("arctan", promote=_ORD_FLOATING, doc=(
 
 @arctan.reference
 def _arctan_ref(x):
-    x, d = _up(x)
-    return _down(arctan2(x, 1), d)
+    return arctan2(x, 1)
 
 
-sinh = unary("sinh", promote=_ORD_FLOATING, doc=(
+sinh = unary("sinh", promote=_ORD_FLOATING, compute="float32", doc=(
     "Hyperbolic sine, accurate near 0 and up to the overflow threshold.\n\n"
     "NumPy: ``np.sinh``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.round(polyops.ops.sinh(1.0), 4)\n    np.float32(1.1752)"))
@@ -304,16 +277,15 @@ sinh = unary("sinh", promote=_ORD_FLOATING, doc=(
 
 @sinh.reference
 def _sinh_ref(x):
-    x, d = _up(x)
     tiny, _ = _small_big(x)
     a = abs(x)
     e = expm1(a)
     mid = multiply(add(e, divide(e, add(e, 1))), 0.5)
     r = where(greater(a, 20), _half_exp_sq(a), mid)
-    return _down(_odd(x, r, tiny), d)
+    return _odd(x, r, tiny)
 
 
-cosh = unary("cosh", promote=_ORD_FLOATING, doc=(
+cosh = unary("cosh", promote=_ORD_FLOATING, compute="float32", doc=(
     "Hyperbolic cosine, finite up to the overflow threshold.\n\n"
     "NumPy: ``np.cosh``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.cosh(0.0)\n    np.float32(1.0)"))
@@ -321,14 +293,13 @@ cosh = unary("cosh", promote=_ORD_FLOATING, doc=(
 
 @cosh.reference
 def _cosh_ref(x):
-    x, d = _up(x)
     a = abs(x)
     u = exp(a)
     mid = multiply(add(u, divide(1, u)), 0.5)
-    return _down(where(greater(a, 20), _half_exp_sq(a), mid), d)
+    return where(greater(a, 20), _half_exp_sq(a), mid)
 
 
-arcsinh = unary("arcsinh", promote=_ORD_FLOATING, doc=(
+arcsinh = unary("arcsinh", promote=_ORD_FLOATING, compute="float32", doc=(
     "Inverse hyperbolic sine.\n\n"
     "NumPy: ``np.arcsinh``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.round(polyops.ops.arcsinh(1.0), 4)\n    np.float32(0.8814)"))
@@ -336,16 +307,15 @@ arcsinh = unary("arcsinh", promote=_ORD_FLOATING, doc=(
 
 @arcsinh.reference
 def _arcsinh_ref(x):
-    x, d = _up(x)
     tiny, big = _small_big(x)
     a = abs(x)
     a2 = multiply(a, a)
     small = log1p(add(a, divide(a2, add(1, sqrt(add(1, a2))))))
     r = where(greater(a, big), add(log(a), _LN2), small)
-    return _down(_odd(x, r, tiny), d)
+    return _odd(x, r, tiny)
 
 
-arccosh = unary("arccosh", promote=_ORD_FLOATING, doc=(
+arccosh = unary("arccosh", promote=_ORD_FLOATING, compute="float32", doc=(
     "Inverse hyperbolic cosine; NaN below 1.\n\n"
     "NumPy: ``np.arccosh``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.arccosh(1.0)\n    np.float32(0.0)"))
@@ -353,15 +323,14 @@ arccosh = unary("arccosh", promote=_ORD_FLOATING, doc=(
 
 @arccosh.reference
 def _arccosh_ref(x):
-    x, d = _up(x)
     _, big = _small_big(x)
     t = subtract(x, 1)
     small = log1p(add(t, sqrt(add(multiply(t, 2), multiply(t, t)))))
     r = where(greater(x, big), add(log(x), _LN2), small)
-    return _down(where(less(x, 1), math.nan, r), d)
+    return where(less(x, 1), math.nan, r)
 
 
-arctanh = unary("arctanh", promote=_ORD_FLOATING, doc=(
+arctanh = unary("arctanh", promote=_ORD_FLOATING, compute="float32", doc=(
     "Inverse hyperbolic tangent; +-inf at +-1, NaN outside ``[-1, 1]``.\n\n"
     "NumPy: ``np.arctanh``.  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.round(polyops.ops.arctanh(0.5), 4)\n    np.float32(0.5493)"))
@@ -369,11 +338,10 @@ arctanh = unary("arctanh", promote=_ORD_FLOATING, doc=(
 
 @arctanh.reference
 def _arctanh_ref(x):
-    x, d = _up(x)
     tiny, _ = _small_big(x)
     a = abs(x)
     r = multiply(log1p(divide(multiply(a, 2), subtract(1, a))), 0.5)
-    return _down(_odd(x, r, tiny), d)
+    return _odd(x, r, tiny)
 
 
 deg2rad = unary("deg2rad", promote=_ORD_FLOATING, doc=(
@@ -398,7 +366,7 @@ def _rad2deg_ref(x):
     return multiply(x, 180.0 / math.pi)
 
 
-sinc = unary("sinc", promote=_ORD_FLOATING, doc=(
+sinc = unary("sinc", promote=_ORD_FLOATING, compute="float32", doc=(
     "Normalized sinc: ``sin(pi x) / (pi x)``, and 1 at 0.\n\n"
     "NumPy: ``np.sinc`` (same formula).  Ints and bools compute in floatx.\n\n"
     "Example:\n    >>> polyops.ops.round(polyops.ops.sinc(polyops.ops.convert_to_tensor([0.0, 0.5])), 4)\n    array([1.    , 0.6366], dtype=float32)"))
@@ -406,9 +374,8 @@ sinc = unary("sinc", promote=_ORD_FLOATING, doc=(
 
 @sinc.reference
 def _sinc_ref(x):
-    x, d = _up(x)
     y = multiply(where(equal(x, 0), 1e-20, x), math.pi)
-    return _down(divide(sin(y), y), d)
+    return divide(sin(y), y)
 
 
 # Abramowitz & Stegun 9.8.1 (|x| <= 3.75, in t = (x/3.75)**2; absolute error < 1.6e-7 on
@@ -426,7 +393,7 @@ def _horner(t, coefs):
     return add(r, coefs[0])
 
 
-i0 = unary("i0", promote=_ORD_FLOATING, doc=(
+i0 = unary("i0", promote=_ORD_FLOATING, compute="float32", doc=(
     "Modified Bessel function of the first kind, order 0.\n\n"
     "NumPy: ``np.i0``.  Ints and bools compute in floatx.  The reference uses the\n"
     "polynomials of Abramowitz & Stegun 9.8.1-9.8.2 (relative error below 1e-6).\n"
@@ -436,21 +403,20 @@ i0 = unary("i0", promote=_ORD_FLOATING, doc=(
 
 @i0.reference
 def _i0_ref(x):
-    x, d = _up(x)
     a = abs(x)
     small = _horner(square(divide(a, 3.75)), _I0_SMALL)
     al = maximum(a, 3.75)  # keeps the unused branch finite
     q = divide(_horner(divide(3.75, al), _I0_LARGE), sqrt(al))
     h = exp(multiply(al, 0.5))
     large = multiply(multiply(h, q), h)
-    return _down(where(greater(a, 3.75), large, small), d)  # i0(+-inf) is NaN, as NumPy
+    return where(greater(a, 3.75), large, small)  # i0(+-inf) is NaN, as NumPy
 
 
 # ----- binary -----------------------------------------------------------------------------
 
 # Kernel contract (hypot, heaviside, logaddexp, logaddexp2): x1 and x2 are float tensors of
 # the result dtype (ints and bools already cast to floatx), broadcastable to each other.
-hypot = binary("hypot", promote=_ORD_FLOATING, doc=(
+hypot = binary("hypot", promote=_ORD_FLOATING, compute="float32", doc=(
     "``sqrt(x1**2 + x2**2)`` without overflow or underflow; inf if either is +-inf (even\n"
     "with a NaN), else NaN if either is NaN.\n\n"
     "NumPy: ``np.hypot``.  Ints and bools compute in floatx.\n\n"
@@ -459,14 +425,12 @@ hypot = binary("hypot", promote=_ORD_FLOATING, doc=(
 
 @hypot.reference
 def _hypot_ref(x1, x2):
-    x1, d = _up(x1)
-    x2, _ = _up(x2)
     a, b = abs(x1), abs(x2)
     m, n = maximum(a, b), minimum(a, b)
     q = divide(n, m)
     r = multiply(m, sqrt(add(1, multiply(q, q))))
     r = where(equal(m, 0), 0.0, r)
-    return _down(where(logical_or(equal(a, _INF), equal(b, _INF)), _INF, r), d)
+    return where(logical_or(equal(a, _INF), equal(b, _INF)), _INF, r)
 
 
 heaviside = binary("heaviside", promote=_ORD_FLOATING, doc=(
@@ -497,7 +461,7 @@ _ldexp_promote = _promote.cached(_ldexp_promote_fn)
 
 # Kernel contract (ldexp): x1 a float tensor of the result dtype, x2 an int32 tensor (any
 # integer or bool exponent arrives as int32); return x1 * 2**x2 in x1's dtype, rounded once.
-ldexp = binary("ldexp", promote=_ldexp_promote, doc=(
+ldexp = binary("ldexp", promote=_ldexp_promote, compute="float32", doc=(
     "``x1 * 2 ** x2`` with an integer exponent ``x2``.\n\n"
     "NumPy: ``np.ldexp``.  The result dtype is the common dtype of ``x1`` and ``x2`` made\n"
     "floating (ints give floatx); a float exponent is a TypeError.\n\n"
@@ -506,7 +470,6 @@ ldexp = binary("ldexp", promote=_ldexp_promote, doc=(
 
 @ldexp.reference
 def _ldexp_ref(x1, x2):
-    x1, d = _up(x1)
     limit = 2200 if _dtype_of(x1) == "float64" else 300  # beyond: 0 or inf anyway
     n = clip(x2, -limit, limit)
     n1 = floor_divide(n, 3)
@@ -516,7 +479,7 @@ def _ldexp_ref(x1, x2):
     r = x1
     for k in (n1, n2, n3):
         r = multiply(r, power(2.0, cast(k, work)))
-    return _down(r, d)
+    return r
 
 
 # Kernel contract (fmax, fmin): x1 and x2 share the result dtype (the common dtype; bool

@@ -333,7 +333,7 @@ def _diag_prepare(x, k=0):
     return x, k
 
 
-@defop("numpy", tensors=("x",), prepare=_diag_prepare)
+@defop("numpy", tensors=("x",), prepare=_diag_prepare, empty=0)
 def diag(x, k=0):
     """A 1-D ``x`` placed on the ``k``-th diagonal of a square matrix, or the ``k``-th
     diagonal of a 2-D ``x``.  NumPy: ``np.diag``.
@@ -373,7 +373,7 @@ def _diagflat_prepare(x, k=0):
     return x, int_arg("diagflat", "k", k)
 
 
-@defop("numpy", tensors=("x",), prepare=_diagflat_prepare)
+@defop("numpy", tensors=("x",), prepare=_diagflat_prepare, empty=0)
 def diagflat(x, k=0):
     """The flattened ``x`` on the ``k``-th diagonal of a square matrix.  NumPy: ``np.diagflat``.
 
@@ -434,7 +434,7 @@ def _diagonal_ref(x, offset=0, axis1=0, axis2=1):
     return take(x, _const(flat), len(rest))
 
 
-@defop("numpy", tensors=("x",), promote=_promote.accumulate, prepare=_diagonal_prepare_for("trace"))
+@defop("numpy", tensors=("x",), promote=_promote.accumulate, prepare=_diagonal_prepare_for("trace"), empty=0)
 def trace(x, offset=0, axis1=0, axis2=1):
     """Sum along the diagonal ``x[..., i, i + offset]`` of the ``axis1``/``axis2`` planes.
 
@@ -829,7 +829,13 @@ def _pad_prepare(x, pad_width, mode="constant", constant_values=None):
     return x, widths, mode, value
 
 
-@defop("numpy", tensors=("x",), prepare=_pad_prepare)
+def _pad_fill(out, x, pad_width, mode="constant", constant_values=None):
+    """An empty ``x`` padded to a non-empty result: all padding (only mode "constant"
+    gets there; prepare rejects the others)."""
+    return 0 if constant_values is None else constant_values
+
+
+@defop("numpy", tensors=("x",), prepare=_pad_prepare, empty=_pad_fill)
 def pad(x, pad_width, mode="constant", constant_values=None):
     """Pad a tensor.  NumPy: ``np.pad``.
 

@@ -12,7 +12,6 @@ from ..._op import MissingKernelError, defop
 from ..._shapes import broadcast_shapes
 from .._base import binary, check_tensor, dtype_arg, key, shape_of, spec, unary
 from .._base import finish as _finish
-from ..core import cast
 from ..core import dtype as _dtype_of
 from ..core import shape as _shape_of
 from .base import (  # the module shadows abs and all
@@ -280,7 +279,7 @@ def _signbit_ref(x):
 # Kernel contract: x1, x2 at their common floating dtype (ints and bools to floatx;
 # complex stays complex), rtol and atol Python floats, equal_nan a bool.  The result is
 # NumPy's ``(|x1 - x2| <= atol + rtol * |x2|) & isfinite(x2) | (x1 == x2)``, or'ed with
-# ``isnan(x1) & isnan(x2)`` when equal_nan; float16 and bfloat16 compare in float32.
+# ``isnan(x1) & isnan(x2)`` when equal_nan; float16 and bfloat16 arrive in float32 (compute).
 # isclose returns the broadcast bool tensor; allclose a 0-d bool tensor (all of it).
 
 
@@ -292,7 +291,7 @@ def _isclose_prepare(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     return (x1, x2, *_close_args("isclose", rtol, atol, equal_nan))
 
 
-@defop("numpy", tensors=("x1", "x2"), promote=_promote.floating, prepare=_isclose_prepare)
+@defop("numpy", tensors=("x1", "x2"), promote=_promote.floating, prepare=_isclose_prepare, compute="float32")
 def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether ``x1`` and ``x2`` are equal within ``atol + rtol * |x2|``, element-wise.
 
@@ -314,9 +313,7 @@ def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 @isclose.reference
 def _isclose_ref(x1, x2, rtol, atol, equal_nan):
-    dtype = _real_only("isclose", x1)
-    if dtype in ("float16", "bfloat16"):
-        x1, x2 = cast(x1, "float32"), cast(x2, "float32")
+    _real_only("isclose", x1)
     abs2 = abs(x2)
     within = less_equal(abs(subtract(x1, x2)), add(multiply(abs2, rtol), atol))
     out = logical_or(logical_and(within, less(abs2, math.inf)), equal(x1, x2))
@@ -329,7 +326,7 @@ def _allclose_prepare(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     return (x1, x2, *_close_args("allclose", rtol, atol, equal_nan))
 
 
-@defop("numpy", tensors=("x1", "x2"), promote=_promote.floating, prepare=_allclose_prepare)
+@defop("numpy", tensors=("x1", "x2"), promote=_promote.floating, prepare=_allclose_prepare, compute="float32", empty=True)
 def allclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether all elements of ``x1`` and ``x2`` are close (see `isclose`).
 

@@ -92,13 +92,22 @@ def _ravel_ref(x):
     return reshape(x, (math.prod(_shape_of(x)),))
 
 
-def _fliplr_prepare(x):
-    _rank_at_least("fliplr", tuple(x.shape), 2)
-    return (x,)
+def _flip_prepare(op, rank):
+    def prepare(x):
+        _rank_at_least(op, tuple(x.shape), rank)
+        return (x,)
+
+    return prepare
+
+
+def _flip_spec(op, x, rank):
+    _check_tensor(op, "x", x)
+    _rank_at_least(op, shape_of(x), rank)
+    return spec(shape_of(x), _preserve(x))
 
 
 # Kernel contract: fliplr(x) with x of rank >= 2; reverse axis 1.
-@defop("numpy", tensors=("x",), prepare=_fliplr_prepare)
+@defop("numpy", tensors=("x",), prepare=_flip_prepare("fliplr", 2))
 def fliplr(x):
     """Reverse the order of elements along axis 1 (left/right).  NumPy: ``np.fliplr``.
 
@@ -109,9 +118,7 @@ def fliplr(x):
         array([[1, 0],
                [3, 2]], dtype=int32)
     """
-    _check_tensor("fliplr", "x", x)
-    _rank_at_least("fliplr", shape_of(x), 2)
-    return spec(shape_of(x), _preserve(x))
+    return _flip_spec("fliplr", x, 2)
 
 
 @fliplr.reference
@@ -119,13 +126,8 @@ def _fliplr_ref(x):
     return flip(x, 1)
 
 
-def _flipud_prepare(x):
-    _rank_at_least("flipud", tuple(x.shape), 1)
-    return (x,)
-
-
 # Kernel contract: flipud(x) with x of rank >= 1; reverse axis 0.
-@defop("numpy", tensors=("x",), prepare=_flipud_prepare)
+@defop("numpy", tensors=("x",), prepare=_flip_prepare("flipud", 1))
 def flipud(x):
     """Reverse the order of elements along axis 0 (up/down).  NumPy: ``np.flipud``.
 
@@ -135,9 +137,7 @@ def flipud(x):
         >>> polyops.ops.flipud(polyops.ops.arange(3))
         array([2, 1, 0], dtype=int32)
     """
-    _check_tensor("flipud", "x", x)
-    _rank_at_least("flipud", shape_of(x), 1)
-    return spec(shape_of(x), _preserve(x))
+    return _flip_spec("flipud", x, 1)
 
 
 @flipud.reference

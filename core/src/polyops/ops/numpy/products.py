@@ -13,13 +13,11 @@ import re
 
 from ... import _dtypes, _promote, config  # noqa: F401
 from ..._op import defop  # noqa: F401
-from ..._shapes import broadcast_shapes, canonicalize_axis, size_of
+from ..._shapes import broadcast_shapes, canonicalize_axis, size_of, square_batch
 from ..._symbolic import SymbolicTensor  # noqa: F401
 from .._base import finish as _finish
 from .._base import int_arg, key, shape_of, spec
-from .._base import narrowed as _back
-from .._base import widened as _widened  # sums accumulate in float32
-from ..core import convert_to_tensor
+from ..core import cast, convert_to_tensor
 from ..core import dtype as _dtype_of
 from ..core import shape as _shape_of  # noqa: F401
 from .base import (
@@ -35,7 +33,6 @@ _bmax, _bmin, _babs = builtins.max, builtins.min, builtins.abs  # ops shadow the
 # ----- shared helpers ----------------------------------------------------------------
 
 _LETTERS = "abcdefghijklmnopqrstuvwxy"  # einsum labels; "z" is kept for contractions
-_LOW = ("float16", "bfloat16")
 
 
 def _dt(x) -> str:
@@ -134,7 +131,7 @@ def _inner_shape(a, b):
     return tuple(a[:-1]) + tuple(b[:-1])
 
 
-@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul)
+@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul, compute="float32", empty=0)
 def inner(x1, x2):
     """Inner product over the last axes: ``out[i..., j...] = sum(x1[i..., :] * x2[j..., :])``.
 
@@ -156,12 +153,11 @@ def _inner_ref(x1, x2):
     a, b = _shape_of(x1), _shape_of(x2)
     if not a or not b:
         return multiply(x1, x2)
-    (x1, dtype), (x2, _) = _widened(x1), _widened(x2)
     la, lb = _LETTERS[: len(a) - 1], _LETTERS[len(a) - 1: len(a) + len(b) - 2]
-    return _back(einsum(f"{la}z,{lb}z->{la}{lb}", x1, x2), dtype)
+    return einsum(f"{la}z,{lb}z->{la}{lb}", x1, x2)
 
 
-@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul)
+@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul, compute="float32", empty=0)
 def vdot(x1, x2):
     """Dot product of the flattened operands; a complex ``x1`` is conjugated.  NumPy: ``np.vdot``.
 
@@ -184,10 +180,9 @@ def vdot(x1, x2):
 
 @vdot.reference
 def _vdot_ref(x1, x2):
-    (x1, dtype), (x2, _) = _widened(x1), _widened(x2)
     x1 = reshape(_conj_if_complex(x1), (math.prod(_shape_of(x1)),))
     x2 = reshape(x2, (math.prod(_shape_of(x2)),))
-    return _back(einsum("i,i->", x1, x2), dtype)
+    return einsum("i,i->", x1, x2)
 
 
 def _tensordot_axes(axes, s1, s2):
@@ -234,7 +229,7 @@ def _tensordot_prepare(x1, x2, axes=2):
 # Kernel contract: tensordot(x1, x2, axes) gets two tensors of one dtype (int8 arrives as
 # int32) and axes as a pair of equal-length tuples of non-negative ints (x1's axes, x2's
 # axes), validated; float16/bfloat16 should accumulate in float32.
-@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul, prepare=_tensordot_prepare)
+@defop("numpy", tensors=("x1", "x2"), promote=_promote.matmul, prepare=_tensordot_prepare, compute="float32", empty=0)
 def tensordot(x1, x2, axes=2):
     """Sum products over the given axes.  NumPy: ``np.tensordot``.
 
@@ -261,14 +256,13 @@ def _tensordot_ref(x1, x2, axes=2):
     a1, a2 = _tensordot_axes(axes, s1, s2)
     if not a1:  # no contraction: an outer product
         return multiply(reshape(x1, tuple(s1) + (1,) * len(s2)), x2)
-    (x1, dtype), (x2, _) = _widened(x1), _widened(x2)
     l1 = _LETTERS[: len(s1)]
     l2 = list(_LETTERS[len(s1): len(s1) + len(s2)])
     for i, j in zip(a1, a2):
         l2[j] = l1[i]
     out = "".join(c for i, c in enumerate(l1) if i not in a1)
     out += "".join(c for j, c in enumerate(l2) if j not in a2)
-    return _back(einsum(f"{l1},{''.join(l2)}->{out}", x1, x2), dtype)
+    return einsum(f"{l1},{''.join(l2)}->{out}", x1, x2)
 
 
 # ----- cross -------------------------------------------------------------------------
@@ -399,7 +393,7 @@ def _trapezoid_prepare(y, x=None, dx=1.0, axis=-1):
 # Kernel contract: trapezoid(y, x, dx, axis) gets y floating (ints and bools arrive as
 # floatx), x None or a tensor of y's dtype of rank 1 (length y.shape[axis]) or of y's rank
 # (equal size on axis, other dims broadcasting), dx a Python float, axis a non-negative int.
-@defop("numpy", tensors=("y", "x"), promote=_promote.floating, prepare=_trapezoid_prepare)
+@defop("numpy", tensors=("y", "x"), promote=_promote.floating, prepare=_trapezoid_prepare, compute="float32", empty=0)
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """Integrate along ``axis`` with the composite trapezoidal rule.  NumPy: ``np.trapezoid``.
 
@@ -422,19 +416,17 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 def _trapezoid_ref(y, x=None, dx=1.0, axis=-1):
     shape = _shape_of(y)
     axis, _ = _trapezoid_plan(shape, None if x is None else _shape_of(x), dx, axis)
-    y, dtype = _widened(y)
     n = shape[axis]
     hi, lo = arange(1, n), arange(0, _bmax(n - 1, 0))
     s = add(take(y, hi, axis), take(y, lo, axis))
     if x is None:
         d = float(dx)
     else:
-        x, _ = _widened(x)
         xa = 0 if len(_shape_of(x)) == 1 else axis
         d = subtract(take(x, hi, xa), take(x, lo, xa))
         if len(_shape_of(x)) == 1 and len(shape) > 1:
             d = reshape(d, tuple(_bmax(n - 1, 0) if i == axis else 1 for i in range(len(shape))))
-    return _back(sum(divide(multiply(d, s), 2.0), axis), dtype)
+    return sum(divide(multiply(d, s), 2.0), axis)
 
 
 _MODES = ("valid", "same", "full")
@@ -465,7 +457,7 @@ def _correlate_prepare(x1, x2, mode="valid"):
 # Kernel contract: correlate(x1, x2, mode) gets two non-empty 1-D floating tensors of one
 # dtype (ints and bools arrive as floatx) and mode one of "valid", "same", "full";
 # out[k] = sum_n x1[n + k] * conj(x2[n]) over the overlap only, as np.correlate.
-@defop("numpy", tensors=("x1", "x2"), promote=_promote.floating, prepare=_correlate_prepare)
+@defop("numpy", tensors=("x1", "x2"), promote=_promote.floating, prepare=_correlate_prepare, compute="float32")
 def correlate(x1, x2, mode="valid"):
     """Cross-correlation of two 1-D tensors.  NumPy: ``np.correlate``.
 
@@ -488,7 +480,6 @@ def correlate(x1, x2, mode="valid"):
 def _correlate_ref(x1, x2, mode="valid"):
     (m,), (n,) = _shape_of(x1), _shape_of(x2)
     _correlate_shape((m,), (n,), mode)
-    (x1, dtype), (x2, _) = _widened(x1), _widened(x2)
     x2 = _conj_if_complex(x2)
     # full[j] = sum_k x1[j + k - (n - 1)] * x2[k] over the indices in range, j < m + n - 1;
     # the output positions and their gather indices are static.
@@ -504,29 +495,21 @@ def _correlate_ref(x1, x2, mode="valid"):
     inside = _const([[0 <= i < m for i in row] for row in idx], "bool")
     idx = _const([[_bmin(_bmax(i, 0), m - 1) for i in row] for row in idx], "int32")
     terms = where(inside, multiply(take(x1, idx), x2), 0.0)
-    return _back(sum(terms, 1), dtype)
+    return sum(terms, 1)
 
 
 # ===== slogdet ======================================================================
 
 
-def _slogdet_shape(shape):
-    if len(shape) < 2:
-        raise ValueError(f"slogdet: expected a tensor of rank >= 2, got shape {tuple(shape)}")
-    if shape[-1] is not None and shape[-2] is not None and shape[-1] != shape[-2]:
-        raise ValueError(f"slogdet: expected square matrices, got shape {tuple(shape)}")
-    return tuple(shape[:-2])
-
-
 def _slogdet_prepare(x):
-    _slogdet_shape(tuple(x.shape))
+    square_batch(tuple(x.shape), "slogdet")
     return (x,)
 
 
 # Kernel contract: slogdet(x) gets a floating tensor (ints and bools arrive as floatx) of
 # shape (..., n, n), validated; it returns (sign, logabsdet), both of shape (...) and of x's
 # dtype.  A zero pivot (singular matrix) gives sign 0 and logabsdet -inf; n == 0 gives (1, 0).
-@defop("numpy", tensors=("x",), promote=_promote.floating, prepare=_slogdet_prepare)
+@defop("numpy", tensors=("x",), promote=_promote.floating, prepare=_slogdet_prepare, compute="float32", empty=(1, 0))
 def slogdet(x):
     """Sign and natural log of the absolute determinant of (a batch of) square matrices.
 
@@ -545,17 +528,17 @@ def slogdet(x):
     """
     x = _operand("slogdet", "x", x)
     (dtype,) = _promote.floating((key(x),))
-    batch = _slogdet_shape(shape_of(x))
+    batch = square_batch(shape_of(x), "slogdet")
     return spec(batch, dtype), spec(batch, dtype)
 
 
 @slogdet.reference
 def _slogdet_ref(x):
     shape = _shape_of(x)
-    batch, n = _slogdet_shape(shape), shape[-1]
-    a, dtype = _widened(x)
+    batch, n = square_batch(shape, "slogdet"), shape[-1]
     if n == 0:
-        return ones(batch, dtype), zeros(batch, dtype)
+        return ones(batch, _dt(x)), zeros(batch, _dt(x))
+    a = x
     # LU with partial pivoting, rows left in place: a row once chosen as pivot is "used"
     # and never read again; each step costs a dozen primitive calls (static loop over n).
     rows = _const([[i] for i in range(n)], "int32")  # (n, 1)
@@ -582,7 +565,7 @@ def _slogdet_ref(x):
     singular = any(equal(piv, 0.0), (-2, -1))  # NumPy: LAPACK found a zero pivot
     sign = where(singular, 0.0, sign)
     logdet = where(singular, -math.inf, logdet)
-    return _back(sign, dtype), _back(logdet, dtype)
+    return sign, logdet
 
 
 # ===== window functions =============================================================
@@ -619,6 +602,12 @@ def _window_start(op, x):
     return m, dtype, work, None
 
 
+def _in_floatx(out, dtype):
+    """A window computed in the work dtype, cast to floatx (a window has no operand for
+    a declared compute dtype to widen: floatx float16/bfloat16 computes in float32 here)."""
+    return out if _dt(out) == dtype else cast(out, dtype)
+
+
 def _cos_window(op, x, coefs):
     """``sum_j coefs[j] * cos(j * pi * n / (M - 1))`` for n = 1-M, 3-M, ..., M-1."""
     m, dtype, work, trivial = _window_start(op, x)
@@ -628,7 +617,7 @@ def _cos_window(op, x, coefs):
     out = coefs[0]
     for j, c in enumerate(coefs[1:], 1):
         out = add(out, multiply(c, cos(multiply(n, j * math.pi / (m - 1)))))
-    return _back(out, dtype)
+    return _in_floatx(out, dtype)
 
 
 # Kernel contract (window functions): bartlett/blackman/hamming/hanning(x) and
@@ -654,7 +643,7 @@ def _bartlett_ref(x):
         return trivial
     n = _const([float(i) for i in range(1 - m, m, 2)], work)
     r = divide(n, float(m - 1))
-    return _back(where(less_equal(n, 0), add(1.0, r), subtract(1.0, r)), dtype)
+    return _in_floatx(where(less_equal(n, 0), add(1.0, r), subtract(1.0, r)), dtype)
 
 
 @defop("numpy", tensors=(), promote=None, prepare=_window_prepare("blackman"))
@@ -774,7 +763,7 @@ def _kaiser_ref(x, beta):
     r2 = _const([[i * (m - 1 - i) * 4.0 / (m - 1) ** 2] for i in range(m)], work)  # (M, 1)
     ks = _const([float(k) for k in range(1, len(logc))], work)
     terms = exp(add(_const(logc[1:], work), multiply(ks, log(r2))))
-    return _back(add(sum(terms, 1), math.exp(logc[0])), dtype)
+    return _in_floatx(add(sum(terms, 1), math.exp(logc[0])), dtype)
 
 
 # ===== vectorize (a plain function, not an op) ======================================

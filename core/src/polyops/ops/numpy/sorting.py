@@ -245,7 +245,7 @@ def _searchsorted_prepare(sorted_sequence, values, side="left"):
 # values of one common real dtype; side "left" or "right".  Returns int32 shaped like
 # values, with NumPy's order (NaN after every number).
 @defop("numpy", tensors=("sorted_sequence", "values"), promote=_ORD_SAME,
-       prepare=_searchsorted_prepare)
+       prepare=_searchsorted_prepare, empty=0)
 def searchsorted(sorted_sequence, values, side="left"):
     """Indices where ``values`` would be inserted into ``sorted_sequence`` to keep it sorted.
 
@@ -280,7 +280,7 @@ def _digitize_prepare(x, bins):
 
 # Kernel contract: digitize(x, bins): x and 1-D monotonic bins of one common real dtype.
 # Returns int32 shaped like x: NumPy's np.digitize(x, bins, right=False).
-@defop("numpy", tensors=("x", "bins"), promote=_ORD_SAME, prepare=_digitize_prepare)
+@defop("numpy", tensors=("x", "bins"), promote=_ORD_SAME, prepare=_digitize_prepare, empty=0)
 def digitize(x, bins):
     """Index of the bin each value of ``x`` falls in, int32.  NumPy: ``np.digitize``.
 
@@ -629,11 +629,16 @@ def _isin_prepare(x1, x2, assume_unique=False, invert=False):
     return (x1, x2, *_isin_static(assume_unique, invert))
 
 
+def _isin_fill(out, x1, x2, assume_unique=False, invert=False):
+    """An empty ``x2``: nothing is in it."""
+    return bool(invert)
+
+
 # Kernel contract: isin(x1, x2, assume_unique, invert): x1 and x2 of one common dtype, any
 # shapes; assume_unique and invert bools (assume_unique only allows a faster path).
 # Returns bool with x1's shape: whether each x1 element equals some x2 element (NaN
 # equals nothing), negated when invert.
-@defop("numpy", tensors=("x1", "x2"), promote=_promote.same, prepare=_isin_prepare)
+@defop("numpy", tensors=("x1", "x2"), promote=_promote.same, prepare=_isin_prepare, empty=_isin_fill)
 def isin(x1, x2, assume_unique=False, invert=False):
     """Whether each element of ``x1`` occurs in ``x2`` (anywhere), bool of ``x1``'s shape.
 
@@ -660,7 +665,7 @@ def _count_nonzero_prepare(x, axis=None):
 
 # Kernel contract: count_nonzero(x, axis): axis None (all) or a sorted tuple of
 # non-negative ints; any dtype (NaN counts).  Returns int32 (no keepdims).
-@defop("numpy", tensors=("x",), promote=_promote.preserve, prepare=_count_nonzero_prepare)
+@defop("numpy", tensors=("x",), promote=_promote.preserve, prepare=_count_nonzero_prepare, empty=0)
 def count_nonzero(x, axis=None):
     """Number of non-zero elements over ``axis`` (None: all), int32.  NumPy: ``np.count_nonzero``.
 

@@ -44,11 +44,6 @@ def _is_float(dtype) -> bool:
     return dtype in _dtypes.FLOAT_TYPES
 
 
-def _work(dtype) -> str:
-    """The dtype a float result is computed in: float32 for the 16-bit floats."""
-    return "float32" if dtype in ("float16", "bfloat16") else dtype
-
-
 def _has_nan(dtype) -> bool:
     """Whether values of ``dtype`` can be NaN (floats and complex)."""
     return dtype in _dtypes.FLOAT_TYPES or dtype in _dtypes.COMPLEX_TYPES
@@ -56,16 +51,6 @@ def _has_nan(dtype) -> bool:
 
 def _isnan(x):
     return not_equal(x, x)
-
-
-def _sortable(x):
-    """``x`` in a dtype to sort in: bool as uint8, 16-bit floats as float32 (exact)."""
-    dtype = _dt(x)
-    if dtype == "bool":
-        return cast(x, "uint8")
-    if dtype in ("float16", "bfloat16"):
-        return cast(x, "float32")
-    return x
 
 
 def _rows(x, axes):
@@ -236,7 +221,8 @@ def _quantile_family(name, scale, skip_nan, doc):
     # already checked to lie in [0, 1] ([0, 100] for the percentiles; an int q keeps
     # NumPy's exact-index 'linear' rule); axis None or a sorted tuple of non-negative
     # ints; method one of _METHODS; keepdims a bool.  x arrives in the result dtype:
-    # floating (bools and ints as floatx, float16/bfloat16 kept), and the result keeps it.
+    # floating (bools and ints as floatx, float16/bfloat16 as float32: the op declares
+    # compute), and the result keeps it.
     def prepare(x, q, axis=None, method="linear", keepdims=False):
         return (x, _q_values(name, q, scale), canonicalize_axes(axis, len(x.shape), name),
                 _method_arg(name, method), bool(keepdims))
@@ -251,7 +237,8 @@ def _quantile_family(name, scale, skip_nan, doc):
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    op = defop("numpy", tensors=("x",), promote=_ORD_FLOATING, prepare=prepare)(rule)
+    op = defop("numpy", tensors=("x",), promote=_ORD_FLOATING, prepare=prepare,
+               compute="float32", empty=math.nan)(rule)
 
     @op.reference
     def _ref(x, q, axis=None, method="linear", keepdims=False):
@@ -267,11 +254,11 @@ def _quantile_family(name, scale, skip_nan, doc):
             qs, int_q = tuple(float(v) / scale for v in qs), False
         else:
             int_q = builtins.all(isinstance(v, int) for v in qs)
-        x2, m, n = _rows(_sortable(x), axes)
+        x2, m, n = _rows(x, axes)
         if n == 0 or m == 0 or not qs:
             return full(out_shape, math.nan, dtype)
-        out = _quantile_rows(x2, m, n, qs, method, int_q, _work(dtype), skip_nan)
-        return reshape(cast(out, dtype), out_shape)
+        out = _quantile_rows(x2, m, n, qs, method, int_q, dtype, skip_nan)
+        return reshape(out, out_shape)
 
     return op
 
@@ -285,16 +272,16 @@ def _median_family(name, skip_nan, doc):
 
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    op = defop("numpy", tensors=("x",), promote=_ORD_FLOATING, prepare=_reduce_prepare_for(name))(rule)
+    op = defop("numpy", tensors=("x",), promote=_ORD_FLOATING, prepare=_reduce_prepare_for(name),
+               compute="float32", empty=math.nan)(rule)
 
     @op.reference
     def _ref(x, axis=None, keepdims=False):
         shape = _shape_of(x)
         axes = canonicalize_axes(axis, len(shape), name)
         (dtype,) = _ORD_FLOATING((_dt(x),))
-        work = _work(dtype)
         out_shape = reduce_shape(shape, axes, bool(keepdims))
-        x2, m, n = _rows(_sortable(x), axes)
+        x2, m, n = _rows(x, axes)
         if n == 0 or m == 0:
             return full(out_shape, math.nan, dtype)
         floating = _is_float(_dt(x2))
@@ -305,20 +292,20 @@ def _median_family(name, skip_nan, doc):
             lo = maximum(floor_divide(subtract(counts, 1), 2), 0)
             hi = floor_divide(counts, 2)
             hi = minimum(hi, maximum(subtract(counts, 1), 0))
-            a = cast(take(s, add(offsets, lo)), work)
-            b = cast(take(s, add(offsets, hi)), work)
+            a = take(s, add(offsets, lo))
+            b = take(s, add(offsets, hi))
             out = where(equal(lo, hi), a, multiply(add(a, b), 0.5))
-            out = where(equal(counts, 0), full((), math.nan, work), out)
+            out = where(equal(counts, 0), full((), math.nan, dtype), out)
         else:
-            a = cast(take(s, add(offsets, (n - 1) // 2)), work)
+            a = take(s, add(offsets, (n - 1) // 2))
             if n % 2:
                 out = a
             else:
-                b = cast(take(s, add(offsets, n // 2)), work)
+                b = take(s, add(offsets, n // 2))
                 out = multiply(add(a, b), 0.5)
             if floating:
-                out = where(_isnan(take(s, add(offsets, n - 1))), full((), math.nan, work), out)
-        return reshape(cast(out, dtype), out_shape)
+                out = where(_isnan(take(s, add(offsets, n - 1))), full((), math.nan, dtype), out)
+        return reshape(out, out_shape)
 
     return op
 
@@ -354,7 +341,7 @@ def _average_prepare(x, axis=None, weights=None):
     return x, axes, weights
 
 
-@defop("numpy", tensors=("x", "weights"), promote=_promote.floating, prepare=_average_prepare)
+@defop("numpy", tensors=("x", "weights"), promote=_promote.floating, prepare=_average_prepare, compute="float32", empty=math.nan)
 def average(x, axis=None, weights=None):
     """Weighted average over ``axis`` (None: all).  NumPy: ``np.average``.
 
@@ -381,17 +368,15 @@ def _average_ref(x, axis=None, weights=None):
     axes = canonicalize_axes(axis, len(shape), "average")
     if weights is None:
         return mean(x, axes)
-    dtype = _dt(x)
-    work = _work(dtype)
+    work = _dt(x)
     wshape = _shape_of(weights)
     _average_check(shape, wshape, axes)
-    x, w = cast(x, work), cast(weights, work)
+    w = weights
     if tuple(wshape) != tuple(shape):  # 1-D along the one axis
         w = reshape(w, tuple(d if i == axes[0] else 1 for i, d in enumerate(shape)))
     total = _sum(multiply(x, w), axes)
     scale = _sum(w, axes)
-    out = where(equal(scale, 0), full((), math.nan, work), divide(total, scale))
-    return cast(out, dtype)
+    return where(equal(scale, 0), full((), math.nan, work), divide(total, scale))
 
 
 # -- peak to peak ------------------------------------------------------------------------
@@ -488,7 +473,7 @@ def _nan_fill(x, value):
 # tuple of non-negative ints, keepdims a bool.  nanmax, nanmin and ptp get a non-empty
 # reduction (checked).  Results: see each op's dtype note.
 
-nansum = _reduction("nansum", _promote.accumulate, doc=(
+nansum = _reduction("nansum", _promote.accumulate, empty=0, doc=(
     "Sum over ``axis`` treating NaN as zero; all-NaN slices give 0.  NumPy: ``np.nansum``.\n\n"
     "bool and narrow ints accumulate in 32 bits, as `sum`.\n"
     "\nExample:\n    >>> polyops.ops.nansum(polyops.ops.convert_to_tensor([1.0, float('nan'), 2.0]))\n    np.float32(3.0)\n"))
@@ -499,7 +484,7 @@ def _nansum_ref(x, axis=None, keepdims=False):
     return _sum(_nan_fill(x, 0), axis, keepdims)
 
 
-nanprod = _reduction("nanprod", _promote.accumulate, doc=(
+nanprod = _reduction("nanprod", _promote.accumulate, empty=1, doc=(
     "Product over ``axis`` treating NaN as one; all-NaN slices give 1.  NumPy: ``np.nanprod``.\n\n"
     "bool and narrow ints accumulate in 32 bits, as `prod`.\n"
     "\nExample:\n    >>> polyops.ops.nanprod(polyops.ops.convert_to_tensor([2.0, float('nan'), 3.0]))\n    np.float32(6.0)\n"))
@@ -521,7 +506,7 @@ def _nan_count_sum(x, axis, keepdims, work):
     return total, count
 
 
-nanmean = _reduction("nanmean", _promote.floating, doc=(
+nanmean = _reduction("nanmean", _promote.floating, compute="float32", empty=math.nan, doc=(
     "Mean over ``axis`` ignoring NaN; all-NaN (or empty) slices give NaN.  NumPy: ``np.nanmean``.\n\n"
     "The result is floating (ints -> floatx, which behave as `mean`); float16 sums in float32.\n"
     "\nExample:\n    >>> polyops.ops.nanmean(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))\n    array(2., dtype=float32)\n"))
@@ -532,22 +517,21 @@ def _nanmean_ref(x, axis=None, keepdims=False):
     (dtype,) = _promote.floating((_dt(x),))
     if not _has_nan(_dt(x)):
         return mean(x, axis, keepdims)
-    total, count = _nan_count_sum(x, axis, keepdims, _work(dtype))
-    return cast(divide(total, count), dtype)
+    total, count = _nan_count_sum(x, axis, True, dtype)
+    return reshape(divide(total, count), reduce_shape(_shape_of(x), axis, keepdims))
 
 
-def _nanvar(x, axis, keepdims):
-    (dtype,) = _promote.floating((_dt(x),))
-    work = _work(dtype)
+def _nanvar(x, axis):
+    """The NaN-ignoring variance over ``axis``, the reduced axes kept."""
+    (work,) = _promote.floating((_dt(x),))
     total, count = _nan_count_sum(x, axis, True, work)
     xf = cast(x, work)
     centered = subtract(xf, divide(total, count))
     centered = where(_isnan(xf), full((), 0, work), centered)
-    out = divide(_sum(multiply(centered, centered), axis, True), count)
-    return reshape(out, reduce_shape(_shape_of(x), axis, keepdims)), dtype
+    return divide(_sum(multiply(centered, centered), axis, True), count)
 
 
-nanvar = _reduction("nanvar", _ORD_FLOATING, doc=(
+nanvar = _reduction("nanvar", _ORD_FLOATING, compute="float32", empty=math.nan, doc=(
     "Variance (population, ddof=0) over ``axis`` ignoring NaN.  NumPy: ``np.nanvar``.\n\n"
     "All-NaN (or empty) slices give NaN; ints behave as `var`; float16 computes in float32.\n"
     "\nExample:\n    >>> polyops.ops.nanvar(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))\n    array(1., dtype=float32)\n"))
@@ -557,11 +541,10 @@ nanvar = _reduction("nanvar", _ORD_FLOATING, doc=(
 def _nanvar_ref(x, axis=None, keepdims=False):
     if not _is_float(_dt(x)):
         return var(x, axis, keepdims)
-    out, dtype = _nanvar(x, axis, keepdims)
-    return cast(out, dtype)
+    return reshape(_nanvar(x, axis), reduce_shape(_shape_of(x), axis, keepdims))
 
 
-nanstd = _reduction("nanstd", _ORD_FLOATING, doc=(
+nanstd = _reduction("nanstd", _ORD_FLOATING, compute="float32", empty=math.nan, doc=(
     "Standard deviation (ddof=0) over ``axis`` ignoring NaN.  NumPy: ``np.nanstd``.\n\n"
     "All-NaN (or empty) slices give NaN; ints behave as `std`; float16 computes in float32.\n"
     "\nExample:\n    >>> polyops.ops.nanstd(polyops.ops.convert_to_tensor([1.0, float('nan'), 3.0]))\n    array(1., dtype=float32)\n"))
@@ -571,8 +554,7 @@ nanstd = _reduction("nanstd", _ORD_FLOATING, doc=(
 def _nanstd_ref(x, axis=None, keepdims=False):
     if not _is_float(_dt(x)):
         return std(x, axis, keepdims)
-    out, dtype = _nanvar(x, axis, keepdims)
-    return cast(sqrt(out), dtype)
+    return reshape(sqrt(_nanvar(x, axis)), reduce_shape(_shape_of(x), axis, keepdims))
 
 
 def _nan_extremum_ref(reduce, fill):
@@ -659,7 +641,7 @@ def _corrcoef_prepare(x):
     return (x,)
 
 
-@defop("numpy", tensors=("x",), promote=_ORD_FLOATING, prepare=_corrcoef_prepare)
+@defop("numpy", tensors=("x",), promote=_ORD_FLOATING, prepare=_corrcoef_prepare, compute="float32", empty=math.nan)
 def corrcoef(x):
     """Pearson correlation coefficients of the rows of ``x`` (variables x observations).
 
@@ -681,9 +663,7 @@ def corrcoef(x):
 def _corrcoef_ref(x):
     shape = _shape_of(x)
     out_shape = _corrcoef_shape(shape)
-    (dtype,) = _ORD_FLOATING((_dt(x),))
-    work = _work(dtype)
-    xf = cast(x, work)
+    xf = x
     if len(shape) == 1:
         xf = reshape(xf, (1, shape[0]))
     nvar, nobs = _shape_of(xf)
@@ -694,7 +674,7 @@ def _corrcoef_ref(x):
     sd = sqrt(diag)
     c = divide(divide(c, reshape(sd, (nvar, 1))), reshape(sd, (1, nvar)))
     c = minimum(maximum(c, -1), 1)
-    return reshape(cast(c, dtype), out_shape)
+    return reshape(c, out_shape)
 
 
 __all__ = [
