@@ -1,8 +1,8 @@
 """JAX kernels for the ``linalg`` op family (the rest use core's references).
 
 Kernels follow core's contracts (``core/src/polyops/ops/linalg.py``): inputs arrive as
-floating arrays of the op's dtype, shapes validated.  LAPACK (CPU) has no float16 or
-bfloat16 routines, so those compute in float32 and are cast back, as the references do.
+floating arrays of the op's dtype, shapes validated; float16/bfloat16 as float32 (the ops
+declare compute="float32"), but for matrix_power (LAPACK has no 16-bit routines).
 Conventions normalised here where jax differs: qr's non-negative diagonal of ``r``,
 cholesky reading only the lower triangle (no symmetrisation), the ``b.ndim == a.ndim - 1``
 vector rule of solve/solve_triangular with broadcast batch dims, and the strict
@@ -21,15 +21,9 @@ from jax import lax
 from jax.custom_derivatives import SymbolicZero
 from jax.lax import linalg as lax_linalg
 
-from polyops.plugin import eig_vectors_error, reference
+from polyops.plugin import eig_vectors_error, nonempty, reference
 
-_HALVES = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
-
-
-def _w(x):
-    """x widened to float32 when it is float16/bfloat16."""
-    return x.astype(jnp.float32) if x.dtype in _HALVES else x
-
+from .core import HALF_JAX
 
 def _eps(dtype):
     # eps of the compute dtype (float32 for the 16-bit floats, float32 with x64 off)
@@ -53,10 +47,8 @@ _symmetric_gradient.defvjp(lambda x: (x, None),
 
 @functools.partial(jax.jit, static_argnums=1)
 def cholesky(x, upper):
-    if x.size == 0:
-        return x
     # symmetrize_input=False: only the lower triangle is read; not PD gives NaNs
-    out = lax_linalg.cholesky(_symmetric_gradient(_w(x)), symmetrize_input=False)
+    out = lax_linalg.cholesky(_symmetric_gradient(x), symmetrize_input=False)
     if upper:
         out = jnp.swapaxes(out, -1, -2)
     return out.astype(x.dtype)
@@ -64,13 +56,10 @@ def cholesky(x, upper):
 
 @functools.partial(jax.jit, static_argnums=1)
 def cholesky_inverse(x, upper):
-    if x.size == 0:
-        return x
-    a = _w(x)
-    n = a.shape[-1]
-    eye = jnp.broadcast_to(jnp.eye(n, dtype=a.dtype), a.shape)
+    n = x.shape[-1]
+    eye = jnp.broadcast_to(jnp.eye(n, dtype=x.dtype), x.shape)
     # t = L^-1 (or U^-1); triangular_solve reads only the named triangle
-    t = lax_linalg.triangular_solve(a, eye, left_side=True, lower=not upper)
+    t = lax_linalg.triangular_solve(x, eye, left_side=True, lower=not upper)
     tt = jnp.swapaxes(t, -1, -2)
     out = jnp.matmul(t, tt) if upper else jnp.matmul(tt, t)
     return out.astype(x.dtype)
@@ -88,11 +77,8 @@ def _rhs(a, b):
 @functools.partial(jax.jit, static_argnums=2)
 def solve_triangular(a, b, lower):
     dtype = a.dtype
-    a, b, vec = _rhs(_w(a), _w(b))
-    if a.shape[-1] == 0 or b.size == 0:
-        out = b
-    else:
-        out = lax_linalg.triangular_solve(a, b, left_side=True, lower=lower)
+    a, b, vec = _rhs(a, b)
+    out = lax_linalg.triangular_solve(a, b, left_side=True, lower=lower)
     if vec:
         out = out[..., 0]
     return out.astype(dtype)
@@ -103,28 +89,21 @@ def solve_triangular(a, b, lower):
 
 @jax.jit
 def lu_factor(x):
-    m, n = x.shape[-2:]
-    if x.size == 0:
-        return x, jnp.zeros(x.shape[:-2] + (min(m, n),), jnp.int32)
-    lu, piv, _ = lax_linalg.lu(_w(x))
+    lu, piv, _ = lax_linalg.lu(x)
     return lu.astype(x.dtype), piv.astype(jnp.int32)
 
 
+@nonempty  # jax's det of 0x0 matrices has no gradient (core's fill: 1)
 @jax.jit
 def det(x):
-    if x.shape[-1] == 0:
-        return jnp.ones(x.shape[:-2], x.dtype)
-    return jnp.linalg.det(_w(x)).astype(x.dtype)
+    return jnp.linalg.det(x).astype(x.dtype)
 
 
 @jax.jit
 def solve(a, b):
     dtype = a.dtype
-    a, b, vec = _rhs(_w(a), _w(b))
-    if a.shape[-1] == 0 or b.size == 0:
-        out = b
-    else:
-        out = jnp.linalg.solve(a, b)
+    a, b, vec = _rhs(a, b)
+    out = jnp.linalg.solve(a, b)
     if vec:
         out = out[..., 0]
     return out.astype(dtype)
@@ -132,19 +111,17 @@ def solve(a, b):
 
 @jax.jit
 def inv(x):
-    if x.shape[-1] == 0:
-        return x
-    return jnp.linalg.inv(_w(x)).astype(x.dtype)
+    return jnp.linalg.inv(x).astype(x.dtype)
 
 
 @functools.partial(jax.jit, static_argnums=1)
 def matrix_power(a, n):
-    # as the reference: n < 0 inverts (in float32 for the 16-bit floats) and then
-    # multiplies in a's dtype
+    # as the reference: n < 0 inverts (in float32 for the 16-bit floats: no compute dtype,
+    # but LAPACK has no 16-bit routines) and then multiplies in a's dtype
     if n == 0:
         return jnp.broadcast_to(jnp.eye(a.shape[-1], dtype=a.dtype), a.shape)
     if n < 0:
-        a = inv(a)
+        a = inv(a.astype(jnp.float32) if a.dtype in HALF_JAX else a).astype(a.dtype)
         n = -n
     return jnp.linalg.matrix_power(a, n)
 
@@ -156,18 +133,17 @@ def matrix_power(a, n):
 def qr(x, mode):
     m, n = x.shape[-2:]
     k = min(m, n)
-    q, r = jnp.linalg.qr(_w(x), mode=mode)
-    if k:
-        d = jnp.diagonal(r, axis1=-2, axis2=-1)[..., :k]
-        s = jnp.where(d < 0, -1.0, 1.0).astype(r.dtype)  # diag(r) >= 0
-        if q.shape[-1] > k:
-            s_q = jnp.concatenate([s, jnp.ones(s.shape[:-1] + (q.shape[-1] - k,), s.dtype)], -1)
-        else:
-            s_q = s
-        q = q * s_q[..., None, :]
-        if r.shape[-2] > k:
-            s = jnp.concatenate([s, jnp.ones(s.shape[:-1] + (r.shape[-2] - k,), s.dtype)], -1)
-        r = r * s[..., :, None]
+    q, r = jnp.linalg.qr(x, mode=mode)
+    d = jnp.diagonal(r, axis1=-2, axis2=-1)[..., :k]
+    s = jnp.where(d < 0, -1.0, 1.0).astype(r.dtype)  # diag(r) >= 0
+    if q.shape[-1] > k:
+        s_q = jnp.concatenate([s, jnp.ones(s.shape[:-1] + (q.shape[-1] - k,), s.dtype)], -1)
+    else:
+        s_q = s
+    q = q * s_q[..., None, :]
+    if r.shape[-2] > k:
+        s = jnp.concatenate([s, jnp.ones(s.shape[:-1] + (r.shape[-2] - k,), s.dtype)], -1)
+    r = r * s[..., :, None]
     return q.astype(x.dtype), r.astype(x.dtype)
 
 
@@ -177,7 +153,7 @@ def qr(x, mode):
 def _sign_columns(v):
     """+-1 per column of v (..., m, k) making its largest-|entry| positive (the first entry
     within a relative 1e-3 of the largest: core's convention, robust to near ties)."""
-    if v.shape[-2] == 0:
+    if v.shape[-2] == 0:  # no entry (jnp.argmax rejects an empty axis): every sign +1
         return jnp.ones(v.shape[:-2] + v.shape[-1:], v.dtype)
     a = jnp.abs(v)
     near = (a >= a.max(axis=-2, keepdims=True) * (1 - 1e-3)).astype(jnp.int8)
@@ -190,8 +166,8 @@ def _sign_columns(v):
 def svd(x, full_matrices, compute_uv):
     # LAPACK gesdd (as numpy); s descending; signs as polyops.plugin.canonical_svd
     if not compute_uv:
-        return jnp.linalg.svd(_w(x), compute_uv=False).astype(x.dtype)
-    u, s, vh = jnp.linalg.svd(_w(x), full_matrices=full_matrices)
+        return jnp.linalg.svd(x, compute_uv=False).astype(x.dtype)
+    u, s, vh = jnp.linalg.svd(x, full_matrices=full_matrices)
     k = s.shape[-1]
     sign = _sign_columns(u[..., :, :k])
     u_parts, vh_parts = [u[..., :, :k] * sign[..., None, :]], [vh[..., :k, :] * sign[..., :, None]]
@@ -210,7 +186,7 @@ def svd(x, full_matrices, compute_uv):
 def eigh(x):
     # LAPACK syevd on the lower triangle (as numpy's UPLO="L"); eigenvalues ascending;
     # signs as polyops.plugin.canonical_eigh
-    w, v = jnp.linalg.eigh(_symmetric_gradient(_w(x)), UPLO="L", symmetrize_input=False)
+    w, v = jnp.linalg.eigh(_symmetric_gradient(x), UPLO="L", symmetrize_input=False)
     v = v * _sign_columns(v)[..., None, :]
     return w.astype(x.dtype), v.astype(x.dtype)
 
@@ -255,7 +231,7 @@ eig.defvjp(_eig_fwd, _eig_bwd, symbolic_zeros=True)
 
 
 def _pinv_core(a, rcond):
-    """Pseudo-inverse of widened (..., m, n) a: singular values <= rcond * s.max() are 0."""
+    """Pseudo-inverse of (..., m, n) a: singular values <= rcond * s.max() are 0."""
     m, n = a.shape[-2:]
     if rcond is None:
         rcond = _eps(a.dtype) * max(m, n)
@@ -269,32 +245,20 @@ def _pinv_core(a, rcond):
 
 @functools.partial(jax.jit, static_argnums=2)
 def lstsq(a, b, rcond):
-    dtype = a.dtype
-    aw, bw = _w(a), _w(b)
-    m, n = aw.shape
-    if aw.size == 0:
-        return jnp.zeros((n,) + bw.shape[1:], dtype)
-    x = jnp.matmul(_pinv_core(aw, rcond), bw, precision=lax.Precision.HIGHEST)
-    return x.astype(dtype)
+    return jnp.matmul(_pinv_core(a, rcond), b, precision=lax.Precision.HIGHEST).astype(a.dtype)
 
 
 @functools.partial(jax.jit, static_argnums=1)
 def pinv(x, rcond):
-    m, n = x.shape[-2:]
-    if x.size == 0:
-        return jnp.zeros(x.shape[:-2] + (n, m), x.dtype)
-    return _pinv_core(_w(x), rcond).astype(x.dtype)
+    return _pinv_core(x, rcond).astype(x.dtype)
 
 
 @functools.partial(jax.jit, static_argnums=1)
 def matrix_rank(x, tol):
     m, n = x.shape[-2:]
-    if m == 0 or n == 0:
-        return jnp.zeros(x.shape[:-2], jnp.int32)
-    a = _w(x)
-    s = jnp.linalg.svd(a, compute_uv=False)
+    s = jnp.linalg.svd(x, compute_uv=False)
     if tol is None:
-        tol = jnp.max(s, -1, keepdims=True) * (max(m, n) * _eps(a.dtype))
+        tol = jnp.max(s, -1, keepdims=True, initial=0.0) * (max(m, n) * _eps(x.dtype))
     return jnp.sum(s > tol, -1).astype(jnp.int32)
 
 
@@ -305,8 +269,8 @@ def _vector_norm(a, ord, ax, keepdims):
     if ord is None or ord == 2:
         return jnp.sqrt(jnp.sum(a * a, ax, keepdims=keepdims))
     v = jnp.abs(a)
-    if ord == math.inf:
-        return jnp.max(v, ax, keepdims=keepdims)
+    if ord == math.inf:  # (initial 0: an empty vector's norm is 0, as NumPy's)
+        return jnp.max(v, ax, keepdims=keepdims, initial=0.0)
     if ord == -math.inf:
         return jnp.min(v, ax, keepdims=keepdims)
     if ord == 0:
@@ -317,31 +281,25 @@ def _vector_norm(a, ord, ax, keepdims):
 
 
 @functools.partial(jax.jit, static_argnums=(1, 2, 3))
-def _norm(x, ord, axis, keepdims):
-    a = _w(x)
+def norm(x, ord, axis, keepdims):
     if len(axis) != 2:
-        return _vector_norm(a, ord, axis, keepdims).astype(x.dtype)
+        return _vector_norm(x, ord, axis, keepdims).astype(x.dtype)
     r, c = axis
     if ord in (None, "fro"):
-        out = jnp.sqrt(jnp.sum(a * a, axis, keepdims=keepdims))
+        out = jnp.sqrt(jnp.sum(x * x, axis, keepdims=keepdims))
     elif ord in (1, -1, math.inf, -math.inf):
         inner, outer = (r, c) if ord in (1, -1) else (c, r)
-        s = jnp.sum(jnp.abs(a), inner, keepdims=True)
-        out = jnp.max(s, outer, keepdims=True) if ord in (1, math.inf) else jnp.min(s, outer, keepdims=True)
+        s = jnp.sum(jnp.abs(x), inner, keepdims=True)
+        if ord in (1, math.inf):
+            out = jnp.max(s, outer, keepdims=True, initial=0.0)
+        else:
+            out = jnp.min(s, outer, keepdims=True)
         if not keepdims:
             out = jnp.squeeze(out, axis)
     else:  # 2, -2, "nuc": singular values of the matrices moved last
-        s = jnp.linalg.svd(jnp.moveaxis(a, (r, c), (-2, -1)), compute_uv=False)
-        out = jnp.max(s, -1) if ord == 2 else jnp.min(s, -1) if ord == -2 else jnp.sum(s, -1)
+        s = jnp.linalg.svd(jnp.moveaxis(x, (r, c), (-2, -1)), compute_uv=False)
+        out = (jnp.max(s, -1, initial=0.0) if ord == 2 else jnp.min(s, -1) if ord == -2
+               else jnp.sum(s, -1))
         if keepdims:
             out = jnp.expand_dims(out, tuple(sorted(axis)))
     return out.astype(x.dtype)
-
-
-def norm(x, ord, axis, keepdims):
-    if len(axis) == 2 and ord in (2, -2, "nuc") and not (x.shape[axis[0]] and x.shape[axis[1]]):
-        # spectral norms of empty matrices: keep the reference's (numpy's) behaviour
-        from polyops.plugin import reference
-
-        return reference("norm")(x, ord, axis, keepdims)
-    return _norm(x, ord, axis, keepdims)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from polyops.plugin import nonempty
+
 # -- Fourier transforms (core's fft contracts: (real, imag) pairs of one float dtype) --------
-# jnp.fft in complex64 (float16/bfloat16 parts widen to float32); results in the parts' dtype.
+# jnp.fft in complex64 (float16/bfloat16 parts arrive as float32); results in the parts' dtype.
 
 
 def _c(x):
@@ -19,20 +21,14 @@ def _parts(z, dtype):
 
 
 def fft(x):
-    if x[0].shape[-1] == 0:
-        return x[0], x[1]
     return _parts(jnp.fft.fft(_c(x), axis=-1), x[0].dtype)
 
 
 def fft2(x):
-    if 0 in x[0].shape[-2:]:
-        return x[0], x[1]
     return _parts(jnp.fft.fft2(_c(x), axes=(-2, -1)), x[0].dtype)
 
 
 def ifft2(x):
-    if 0 in x[0].shape[-2:]:
-        return x[0], x[1]
     return _parts(jnp.fft.ifft2(_c(x), axes=(-2, -1)), x[0].dtype)
 
 
@@ -45,45 +41,29 @@ def irfft(x, fft_length):
 
 
 # ===== special functions ===================================================================
-# lax's erf/erfc/erf_inv/rsqrt (XLA's float32 polynomials); the 16-bit floats compute in
-# float32 and are cast back, as the references do.
+# lax's erf/erfc/erf_inv/rsqrt (XLA's float32 polynomials); float16/bfloat16 operands
+# arrive as float32 (the ops declare compute="float32").
 
 import functools  # noqa: E402
 
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 
-_HALVES = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
+erf = jax.jit(lax.erf)
+erfc = jax.jit(lax.erfc)
+erfinv = jax.jit(lax.erf_inv)
+rsqrt = jax.jit(lax.rsqrt)
 
 
-def _f32(fn):
-    """``fn`` jitted, computing in float32 for the 16-bit floats and back in x's dtype."""
-
-    def body(*args):
-        dt = args[0].dtype
-        return fn(*(a.astype(jnp.float32) if a.dtype in _HALVES else a for a in args)).astype(dt)
-
-    body.__name__ = fn.__name__
-    return jax.jit(body)
-
-
-erf = _f32(lax.erf)
-erfc = _f32(lax.erfc)
-erfinv = _f32(lax.erf_inv)
-rsqrt = _f32(lax.rsqrt)
-
-
-@_f32
+@jax.jit
 def gammainc(a, x):
     # jax gives P(0, x > 0) = 1 (SciPy's limit); the contract says NaN for a <= 0, x < 0
     p = jax.scipy.special.gammainc(a, x)
     return jnp.where((a > 0) & (x >= 0), p, jnp.nan)
 
 
-@_f32
+@jax.jit
 def logdet(x):
-    if x.shape[-1] == 0:
-        return jnp.zeros(x.shape[:-2], x.dtype)
     return jnp.linalg.slogdet(x)[1]
 
 
@@ -95,10 +75,7 @@ def logdet(x):
 def _segment(fn):
     @functools.partial(jax.jit, static_argnums=(2, 3))
     def kernel(data, segment_ids, num_segments, sorted):
-        dt = data.dtype
-        x = data.astype(jnp.float32) if dt in _HALVES else data
-        out = fn(x, segment_ids, num_segments, indices_are_sorted=sorted)
-        return out.astype(dt)
+        return fn(data, segment_ids, num_segments, indices_are_sorted=sorted)
 
     return kernel
 
@@ -113,9 +90,7 @@ def segment_prod(data, segment_ids, num_segments, sorted):
     from .core import _on_tape
 
     if _on_tape(data):  # jax's scatter-multiply has no gradient for repeated ids
-        dt = data.dtype
-        x = data.astype(jnp.float32) if dt in _HALVES else data
-        return _product_by_scan(x, segment_ids, num_segments).astype(dt)
+        return _product_by_scan(data, segment_ids, num_segments)
     return _segment_prod(data, segment_ids, num_segments, sorted)
 
 
@@ -125,13 +100,12 @@ def _product_by_scan(x, ids, num_segments):
     rows sorted by id: made of gathers, selects and products, all reverse-differentiable,
     where jax's scatter-multiply differentiates only with unique ids."""
     out = jnp.ones((num_segments,) + x.shape[1:], x.dtype)
-    if x.shape[0] == 0:
-        return out
     order = jnp.argsort(ids, stable=True)
     ids, x = ids[order], x[order]
-    new = ids[1:] != ids[:-1]
-    starts = jnp.concatenate([jnp.ones((1,), bool), new])
-    lasts = jnp.concatenate([new, jnp.ones((1,), bool)])
+    # a row starts (ends) a segment where its id differs from the previous (next) one's;
+    # the first (last) row's neighbour is an id unlike its own
+    starts = ids != jnp.concatenate([ids[:1] - 1, ids[:-1]])
+    lasts = ids != jnp.concatenate([ids[1:], ids[-1:] + 1])
     expand = (slice(None),) + (None,) * (x.ndim - 1)
 
     def combine(a, b):
@@ -162,8 +136,6 @@ def in_top_k(targets, predictions, k):
     c = predictions.shape[-1]
     p = predictions.astype(jnp.int32) if predictions.dtype == np.bool_ else predictions
     valid = (targets >= 0) & (targets < c)
-    if c == 0:
-        return valid
     at = jnp.take_along_axis(p, jnp.clip(targets, 0, c - 1)[:, None], -1)
     if jnp.issubdtype(p.dtype, jnp.floating):
         at = jnp.where(jnp.isnan(at), -jnp.inf, at)
@@ -176,27 +148,24 @@ def in_top_k(targets, predictions, k):
 
 @functools.partial(jax.jit, static_argnums=(1, 2))
 def logsumexp(x, axis, keepdims):
-    dt = x.dtype
-    u = x.astype(jnp.float32) if dt in _HALVES else x
-    m = jnp.max(u, axis, keepdims=True, initial=-jnp.inf)
+    m = jnp.max(x, axis, keepdims=True, initial=-jnp.inf)
     m = jnp.where(jnp.isfinite(m), m, 0.0)
-    s = jnp.log(jnp.sum(jnp.exp(u - m), axis, keepdims=keepdims))
+    s = jnp.log(jnp.sum(jnp.exp(x - m), axis, keepdims=keepdims))
     if not keepdims:
-        m = jnp.squeeze(m, tuple(range(u.ndim)) if axis is None else axis)
-    return (s + m).astype(dt)
+        m = jnp.squeeze(m, tuple(range(x.ndim)) if axis is None else axis)
+    return s + m
 
 
-@_f32
+@jax.jit
 def cdist(x, y):
     diff = x[..., :, None, :] - y[..., None, :, :]
     return jnp.sqrt(jnp.sum(diff * diff, -1))
 
 
+@nonempty  # jnp.take returns x itself for an empty last axis (core builds the empty frames)
 @functools.partial(jax.jit, static_argnums=(1, 2))
 def extract_sequences(x, sequence_length, sequence_stride):
     count = max(1 + (x.shape[-1] - sequence_length) // sequence_stride, 0)
-    if count == 0:
-        return jnp.zeros(x.shape[:-1] + (0, sequence_length), x.dtype)
     idx = (np.arange(count, dtype=np.int32)[:, None] * sequence_stride
            + np.arange(sequence_length, dtype=np.int32)[None, :])
     return jnp.take(x, jnp.asarray(idx), -1)

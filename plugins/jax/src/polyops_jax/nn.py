@@ -15,27 +15,16 @@ softmax = jax.jit(jax.nn.softmax, static_argnums=1)  # softmax(x, axis)
 
 
 # ===== activations =====
-# Core's reference formulas as one jitted function each (16-bit floats compute in float32);
-# jax.nn's versions are custom_jvp functions (slow eagerly) and differ at the edges
+# Core's reference formulas as one jitted function each (float16/bfloat16 operands of the
+# ops with a compute dtype arrive as float32, the piecewise-linear ones compute in their
+# own); jax.nn's versions are custom_jvp functions (slow eagerly) and differ at the edges
 # (relu6 of ints is float there), so only log_softmax-style math is reused here.
 
 import functools  # noqa: E402
 
 import jax.numpy as jnp  # noqa: E402
 
-
-def _act(fn=None, *, static=()):
-    """``fn`` jitted, computing in float32 for the 16-bit floats and back in x's dtype."""
-    if fn is None:
-        return functools.partial(_act, static=static)
-
-    def body(x, *args):
-        dt = x.dtype
-        u = x.astype(jnp.float32) if dt in (jnp.float16, jnp.bfloat16) else x
-        return fn(u, *args).astype(dt)
-
-    body.__name__ = fn.__name__
-    return jax.jit(body, static_argnums=static)
+_jit1 = functools.partial(jax.jit, static_argnums=1)  # (x, axis or approximate)
 
 
 @jax.jit
@@ -43,34 +32,34 @@ def relu6(x):
     return jnp.minimum(jnp.maximum(x, 0), 6).astype(x.dtype)
 
 
-@_act
+@jax.jit
 def sparse_sigmoid(x):
     return jnp.where(x <= -1, 0.0, jnp.where(x >= 1, 1.0, 0.5 * (x + 1)))
 
 
-@_act
+@jax.jit
 def softplus(x):
     # logaddexp: the same values as max(x, 0) + log1p(exp(-|x|)), but its derivative at
     # x = 0 is 0.5 (through max and |x| jax gives 0 there)
     return jnp.logaddexp(x, jnp.zeros((), x.dtype))
 
 
-@_act
+@jax.jit
 def log_sigmoid(x):
     return -jnp.logaddexp(-x, jnp.zeros((), x.dtype))  # -softplus(-x), for its gradient at 0
 
 
-@_act
+@jax.jit
 def softsign(x):
     return x / (1 + jnp.abs(x))
 
 
-@_act
+@jax.jit
 def soft_shrink(x, threshold):
     return jnp.where(x > threshold, x - threshold, jnp.where(x >= -threshold, 0.0, x + threshold))
 
 
-@_act
+@jax.jit
 def sparse_plus(x):
     return jnp.where(x <= -1, 0.0, jnp.where(x < 1, 0.25 * jnp.square(x + 1), x))
 
@@ -79,17 +68,17 @@ def _sigmoid(x):
     return 1 / (1 + jnp.exp(-x))
 
 
-@_act
+@jax.jit
 def silu(x):
     return x * _sigmoid(x)
 
 
-@_act
+@jax.jit
 def squareplus(x, b):
     return 0.5 * (x + jnp.sqrt(x * x + b))
 
 
-@_act
+@jax.jit
 def leaky_relu(x, negative_slope):
     return jnp.where(x >= 0, x, x * negative_slope)
 
@@ -99,10 +88,10 @@ def _hard_sigmoid(x):
     return jnp.where(y <= 0, 0.0, jnp.where(y >= 1, 1.0, y))
 
 
-hard_sigmoid = _act(_hard_sigmoid)
+hard_sigmoid = jax.jit(_hard_sigmoid)
 
 
-@_act
+@jax.jit
 def hard_silu(x):
     return x * _hard_sigmoid(x)
 
@@ -111,15 +100,15 @@ def _elu(x, alpha):
     return jnp.where(x >= 0, x, alpha * jnp.expm1(jnp.minimum(x, 0)))
 
 
-elu = _act(_elu)
+elu = jax.jit(_elu)
 
 
-@_act
+@jax.jit
 def selu(x):
     return 1.0507009873554804934193349852946 * _elu(x, 1.6732632423543772848170429916717)
 
 
-@_act(static=(1,))
+@_jit1
 def gelu(x, approximate):
     if approximate:
         inner = 0.7978845608028654 * (x + 0.044715 * x * x * x)
@@ -127,38 +116,38 @@ def gelu(x, approximate):
     return 0.5 * x * (1 + jax.lax.erf(x * 0.7071067811865476))
 
 
-@_act
+@jax.jit
 def celu(x, alpha):
     return jnp.maximum(x, 0) + alpha * jnp.expm1(jnp.minimum(x, 0) / alpha)
 
 
-@_act
+@jax.jit
 def tanh_shrink(x):
     return x - jnp.tanh(x)
 
 
-@_act
+@jax.jit
 def hard_tanh(x):
     return jnp.where(x < -1, -1.0, jnp.where(x > 1, 1.0, x))
 
 
-@_act
+@jax.jit
 def hard_shrink(x, threshold):
     return jnp.where(jnp.abs(x) <= threshold, 0.0, x)
 
 
-@_act
+@jax.jit
 def threshold(x, threshold, default_value):
     return jnp.where(x <= threshold, default_value, x)
 
 
-@_act(static=(1,))
+@_jit1
 def glu(x, axis):
     a, b = jnp.split(x, 2, axis)
     return a * _sigmoid(b)
 
 
-@_act(static=(1,))
+@_jit1
 def log_softmax(x, axis):
     s = x - jnp.max(x, axis, keepdims=True, initial=-jnp.inf)
     return s - jnp.log(jnp.sum(jnp.exp(s), axis, keepdims=True))
@@ -166,7 +155,8 @@ def log_softmax(x, axis):
 
 # ===== conv and pools =====
 # lax.conv_general_dilated / lax.reduce_window with explicit (TF "same") pads computed
-# from the static shapes; float16/bfloat16 accumulate in float32 and are cast back.
+# from the static shapes (float16/bfloat16 operands arrive as float32, but for max_pool's:
+# exact in any dtype).
 
 import functools as _ft  # noqa: E402
 
@@ -175,9 +165,6 @@ import numpy as _np  # noqa: E402
 from jax import lax as _lax  # noqa: E402
 
 from polyops.plugin import average_pool_counts, conv_transpose_padding, same_padding  # noqa: E402
-
-_HALVES = (_jnp.float16, _jnp.bfloat16)
-
 
 def _dnums(nd, fmt):
     sp = "DHW"[3 - nd:]
@@ -189,15 +176,11 @@ def _spatial(x, nd, fmt):
     return x.shape[1:1 + nd] if fmt == "channels_last" else x.shape[2:]
 
 
-def _acc(x):
-    return _jnp.float32 if x.dtype in _HALVES else None
-
-
 def _conv_core(inputs, kernel, strides, pads, fmt, dil, groups, lhs_dil=None):
     nd = len(strides)
     y = _lax.conv_general_dilated(inputs, kernel, strides, pads, lhs_dilation=lhs_dil,
                                   rhs_dilation=dil, dimension_numbers=_dnums(nd, fmt),
-                                  feature_group_count=groups, preferred_element_type=_acc(inputs))
+                                  feature_group_count=groups)
     return y.astype(inputs.dtype)
 
 
@@ -253,7 +236,7 @@ def max_pool(inputs, pool_size, strides, padding, data_format):
 @_ft.partial(jax.jit, static_argnums=(1, 2, 3, 4))
 def average_pool(inputs, pool_size, strides, padding, data_format):
     win, st, pads, spatial, sp = _pool_geom(inputs, pool_size, strides, padding, data_format)
-    x = inputs.astype(_jnp.float32) if inputs.dtype in _HALVES else inputs
+    x = inputs
     y = _lax.reduce_window(x, _np.array(0, x.dtype), _lax.add, win, st, pads)
     if padding == "same" and any(p != (0, 0) for p in sp):
         outs = y.shape[1:-1] if data_format == "channels_last" else y.shape[2:]
@@ -267,9 +250,10 @@ def average_pool(inputs, pool_size, strides, padding, data_format):
 
 
 # ===== one_hot, multi_hot, moments, batch/rms normalization =====
-# Core's reference formulas as one jitted function each (16-bit floats compute statistics
-# in float32, as the references do).
+# Core's reference formulas as one jitted function each (float16/bfloat16 operands of
+# rms_normalization arrive as float32; moments widens them itself, as its reference).
 
+from .core import HALF_JAX as _HALVES  # noqa: E402
 from .core import JAX_DTYPES as _JD  # noqa: E402
 
 
@@ -292,6 +276,7 @@ def multi_hot(inputs, num_classes, axis, dtype, sparse):
 
 
 def _work(x):
+    # moments (no compute dtype: it clips float16 to its range, as the reference)
     return x.astype(_jnp.float32) if x.dtype in _HALVES else x
 
 
@@ -322,8 +307,7 @@ def batch_normalization(x, mean, variance, axis, offset, scale, epsilon):
 
 @_ft.partial(jax.jit, static_argnums=(2, 3))
 def rms_normalization(x, scale, axis, epsilon):
-    w = _work(x)
-    out = w * (1 / _jnp.sqrt(_jnp.mean(_jnp.square(w), axis, keepdims=True) + epsilon))
+    out = x * (1 / _jnp.sqrt(_jnp.mean(_jnp.square(x), axis, keepdims=True) + epsilon))
     if scale is not None:
-        out = out * _work(scale)
+        out = out * scale
     return out.astype(x.dtype)

@@ -7,6 +7,7 @@ import builtins
 import ml_dtypes
 import numpy as np
 
+from polyops._dtypes import HALF_FLOATS
 from polyops.plugin import Runtime, reference
 
 _NAMES = (
@@ -15,6 +16,7 @@ _NAMES = (
 )
 NP_DTYPES = {name: np.dtype(name) for name in _NAMES}
 NP_DTYPES["bfloat16"] = np.dtype(ml_dtypes.bfloat16)
+HALF_NP = tuple(NP_DTYPES[d] for d in HALF_FLOATS)  # float16, bfloat16
 
 
 def convert_to_tensor(x, dtype):
@@ -102,36 +104,24 @@ def scatter_update(inputs, indices, updates, reduction=None):
     return out
 
 
-def _starts(op, start_indices, rank):
-    starts = [int(s) for s in np.asarray(start_indices).reshape(-1)]
-    if len(starts) != rank:
-        raise ValueError(f"{op}: expected {rank} start indices, got {start_indices!r:.60}")
-    return starts
+def _starts(start_indices):
+    """The start indices as Python ints (their count checked by the op's prepare)."""
+    return [int(s) for s in np.asarray(start_indices).reshape(-1)]
 
 
 def slice(inputs, start_indices, shape):
-    if len(shape) != inputs.ndim:
-        raise ValueError(f"slice: expected one size per dim of inputs, got shape={shape}")
     key = []
-    for s, d, n in zip(_starts("slice", start_indices, inputs.ndim), inputs.shape, shape):
+    for s, d, n in zip(_starts(start_indices), inputs.shape, shape):
         if n == -1:
             n = d - min(max(s, 0), d)
-        if not 0 <= n <= d:
-            raise ValueError(f"slice: size {n} does not fit a dim of size {d}")
         s = min(max(s, 0), d - n)  # clamped so that the block fits
         key.append(builtins.slice(s, s + n))
     return inputs[tuple(key)]
 
 
 def slice_update(inputs, start_indices, updates):
-    if updates.ndim != inputs.ndim:
-        raise ValueError(f"slice_update: updates must have the rank of inputs {inputs.shape}, "
-                         f"got shape {updates.shape}")
     key = []
-    for s, d, u in zip(_starts("slice_update", start_indices, inputs.ndim), inputs.shape,
-                       updates.shape):
-        if u > d:
-            raise ValueError(f"slice_update: update size {u} exceeds a dim of size {d}")
+    for s, d, u in zip(_starts(start_indices), inputs.shape, updates.shape):
         s = min(max(s, 0), d - u)
         key.append(builtins.slice(s, s + u))
     out = np.array(inputs)

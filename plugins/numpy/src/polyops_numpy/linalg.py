@@ -1,24 +1,21 @@
 """NumPy kernels for the ``linalg`` op family (the rest use core's references).
 
-float16/bfloat16 compute in float32 (np.linalg has no 16-bit loops) and are cast back.
+float16/bfloat16 operands arrive as float32 (the ops declare compute="float32"), but for
+matrix_power, which widens them itself (np.linalg has no 16-bit loops).
 Where np.linalg raises on a singular or non-positive-definite matrix and the contract
 asks for non-finite values instead, the kernel falls back to core's reference.
 """
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 from polyops.plugin import canonical_eigh, canonical_svd, reference
 
-_LOW = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+from .core import HALF_NP
 
 
-def _up(x):
-    return x.astype(np.float32) if x.dtype in _LOW else x
-
-
-def _back(y, dtype):
+def _as(y, dtype):
+    """y as an ndarray of dtype (np.linalg returns scalars for 0-d results)."""
     return np.asarray(y).astype(dtype, copy=False)
 
 
@@ -31,12 +28,12 @@ def _eps(dtype):
 
 def cholesky(x, upper):
     try:
-        out = np.linalg.cholesky(_up(x))  # reads the lower triangle only
+        out = np.linalg.cholesky(x)  # reads the lower triangle only
     except np.linalg.LinAlgError:  # not positive definite: the contract's NaNs
         return reference("cholesky")(x, upper)
     if upper:
         out = np.swapaxes(out, -1, -2)
-    return _back(out, x.dtype)
+    return _as(out, x.dtype)
 
 
 def _substitute(a, b, lower):
@@ -59,23 +56,21 @@ def _substitute(a, b, lower):
 
 def solve_triangular(a, b, lower):
     vec = b.ndim == a.ndim - 1
-    aa, bb = _up(a), _up(b)
     if vec:
-        bb = bb[..., None]
-    out = _substitute(aa, bb, lower)
+        b = b[..., None]
+    out = _substitute(a, b, lower)
     if vec:
         out = out[..., 0]
-    return _back(out, a.dtype)
+    return _as(out, a.dtype)
 
 
 def cholesky_inverse(x, upper):
-    a = _up(x)
-    n = a.shape[-1]
-    eye = np.broadcast_to(np.eye(n, dtype=a.dtype), a.shape)
-    t = _substitute(a, eye, not upper)  # L^-1 (or U^-1)
+    n = x.shape[-1]
+    eye = np.broadcast_to(np.eye(n, dtype=x.dtype), x.shape)
+    t = _substitute(x, eye, not upper)  # L^-1 (or U^-1)
     with np.errstate(all="ignore"):
         out = np.matmul(t, np.swapaxes(t, -1, -2)) if upper else np.matmul(np.swapaxes(t, -1, -2), t)
-    return _back(out, x.dtype)
+    return _as(out, x.dtype)
 
 
 # ----- LU: lu_factor, det, solve, inv, matrix_power ------------------------------------
@@ -83,7 +78,7 @@ def cholesky_inverse(x, upper):
 
 def lu_factor(x):
     # getrf, vectorised over the batch: pivot on the first largest |entry| of the column
-    a = _up(x).copy()
+    a = x.copy()
     m, n = a.shape[-2:]
     k = min(m, n)
     piv = np.zeros(a.shape[:-2] + (k,), np.int32)
@@ -103,74 +98,75 @@ def lu_factor(x):
             lcol = flat[:, j + 1:, j] / safe[:, None]
             flat[:, j + 1:, j + 1:] -= lcol[:, :, None] * flat[:, j, None, j + 1:]
             flat[:, j + 1:, j] = lcol
-    return _back(flat.reshape(a.shape), x.dtype), fpiv.reshape(piv.shape)
+    return _as(flat.reshape(a.shape), x.dtype), fpiv.reshape(piv.shape)
 
 
 def det(x):
     with np.errstate(all="ignore"):
-        return _back(np.linalg.det(_up(x)), x.dtype)
+        return _as(np.linalg.det(x), x.dtype)
 
 
 def solve(a, b):
     vec = b.ndim == a.ndim - 1
-    aa, bb = _up(a), _up(b)
     if vec:
-        bb = bb[..., None]
-    batch = np.broadcast_shapes(aa.shape[:-2], bb.shape[:-2])
+        b = b[..., None]
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     try:
-        out = np.linalg.solve(np.broadcast_to(aa, batch + aa.shape[-2:]),
-                              np.broadcast_to(bb, batch + bb.shape[-2:]))
+        out = np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]),
+                              np.broadcast_to(b, batch + b.shape[-2:]))
     except np.linalg.LinAlgError:  # singular: the reference's non-finite values
         return reference("solve")(a, b)
     if vec:
         out = out[..., 0]
-    return _back(out, a.dtype)
+    return _as(out, a.dtype)
 
 
 def inv(x):
     try:
-        return _back(np.linalg.inv(_up(x)), x.dtype)
+        return _as(np.linalg.inv(x), x.dtype)
     except np.linalg.LinAlgError:
         return reference("inv")(x)
 
 
 def matrix_power(a, n):
+    # no compute dtype (a positive power multiplies in a's dtype, as the reference), but
+    # np.linalg has no 16-bit loops (and ml_dtypes no bfloat16 matmul): those in float32
+    w = a.astype(np.float32) if a.dtype in HALF_NP else a
     if n < 0:
         try:
-            return _back(np.linalg.matrix_power(np.linalg.inv(_up(a)), -n), a.dtype)
+            return _as(np.linalg.matrix_power(np.linalg.inv(w), -n), a.dtype)
         except np.linalg.LinAlgError:
             return reference("matrix_power")(a, n)
     with np.errstate(all="ignore"):
-        return _back(np.linalg.matrix_power(_up(a), n), a.dtype)
+        return _as(np.linalg.matrix_power(w, n), a.dtype)
 
 
 # ----- qr, svd, eig, eigh ----------------------------------------------------------------
 
 
 def qr(x, mode):
-    q, r = np.linalg.qr(_up(x), mode=mode)
+    q, r = np.linalg.qr(x, mode=mode)
     k = min(x.shape[-2:])
-    if k:  # canonical signs: diag(r) >= 0, the matching columns of q negated
-        d = np.diagonal(r[..., :k, :k], axis1=-2, axis2=-1)
-        s = np.where(d < 0, -1, 1).astype(r.dtype)
-        r = r.copy()
-        q = q.copy()
-        r[..., :k, :] *= s[..., :, None]
-        q[..., :, :k] *= s[..., None, :]
-    return _back(q, x.dtype), _back(r, x.dtype)
+    # canonical signs: diag(r) >= 0, the matching columns of q negated
+    d = np.diagonal(r[..., :k, :k], axis1=-2, axis2=-1)
+    s = np.where(d < 0, -1, 1).astype(r.dtype)
+    r = r.copy()
+    q = q.copy()
+    r[..., :k, :] *= s[..., :, None]
+    q[..., :, :k] *= s[..., None, :]
+    return _as(q, x.dtype), _as(r, x.dtype)
 
 
 def svd(x, full_matrices, compute_uv):
-    a = _up(x)
     if not compute_uv:
-        return _back(np.linalg.svd(a, compute_uv=False), x.dtype)
-    u, s, vh = canonical_svd(*np.linalg.svd(a, full_matrices=full_matrices))  # the sign convention
-    return _back(u, x.dtype), _back(s, x.dtype), _back(vh, x.dtype)
+        return _as(np.linalg.svd(x, compute_uv=False), x.dtype)
+    u, s, vh = canonical_svd(*np.linalg.svd(x, full_matrices=full_matrices))  # the sign convention
+    return _as(u, x.dtype), _as(s, x.dtype), _as(vh, x.dtype)
 
 
 def eigh(x):
-    w, v = canonical_eigh(*np.linalg.eigh(_up(x)))  # ascending, lower triangle read, signs canonical
-    return _back(w, x.dtype), _back(v, x.dtype)
+    w, v = canonical_eigh(*np.linalg.eigh(x))  # ascending, lower triangle read, signs canonical
+    return _as(w, x.dtype), _as(v, x.dtype)
 
 
 def eig(x):
@@ -182,28 +178,21 @@ def eig(x):
 
 
 def lstsq(a, b, rcond):
-    aa, bb = _up(a), _up(b)
     if rcond is None:
-        rcond = _eps(aa.dtype) * max(aa.shape)
-    return _back(np.linalg.lstsq(aa, bb, rcond=rcond)[0], a.dtype)
+        rcond = _eps(a.dtype) * max(a.shape)
+    return _as(np.linalg.lstsq(a, b, rcond=rcond)[0], a.dtype)
 
 
 def pinv(x, rcond):
-    a = _up(x)
     if rcond is None:
-        rcond = _eps(a.dtype) * max(a.shape[-2:])
-    if a.size == 0:
-        return np.zeros(a.shape[:-2] + (a.shape[-1], a.shape[-2]), x.dtype)
-    return _back(np.linalg.pinv(a, rcond=rcond), x.dtype)
+        rcond = _eps(x.dtype) * max(x.shape[-2:])
+    return _as(np.linalg.pinv(x, rcond=rcond), x.dtype)
 
 
 def matrix_rank(x, tol):
-    a = _up(x)
-    if a.shape[-1] == 0 or a.shape[-2] == 0:
-        return np.zeros(a.shape[:-2], np.int32)
-    s = np.linalg.svd(a, compute_uv=False)
-    if tol is None:
-        tol = s.max(-1, keepdims=True) * max(a.shape[-2:]) * _eps(a.dtype)
+    s = np.linalg.svd(x, compute_uv=False)
+    if tol is None:  # (initial 0: a matrix with no singular value has rank 0)
+        tol = s.max(-1, keepdims=True, initial=0) * max(x.shape[-2:]) * _eps(x.dtype)
     return np.count_nonzero(s > tol, axis=-1).astype(np.int32)
 
 
@@ -211,12 +200,9 @@ def matrix_rank(x, tol):
 
 
 def norm(x, ord, axis, keepdims):
-    a = _up(x)
-    if a.size == 0:  # np.linalg.norm raises on some empty reductions: the reference decides
-        return reference("norm")(x, ord, axis, keepdims)
     with np.errstate(all="ignore"):
         if ord is None and len(axis) != 1:  # flattened 2-norm, or Frobenius
-            out = np.sqrt(np.sum(a * a, axis=axis, keepdims=keepdims))
+            out = np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdims))
         else:
-            out = np.linalg.norm(a, ord, axis if len(axis) == 2 else axis[0], keepdims)
-    return _back(out, x.dtype)
+            out = np.linalg.norm(x, ord, axis if len(axis) == 2 else axis[0], keepdims)
+    return _as(out, x.dtype)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from polyops.plugin import nonempty
+
 # -- Fourier transforms (core's fft contracts: (real, imag) pairs of one float dtype) --------
 # np.fft computes in float64/complex128; results are cast back to the parts' dtype.
 
@@ -17,22 +19,20 @@ def _parts(z, dtype):
     return np.real(z).astype(dtype), np.imag(z).astype(dtype)
 
 
-def fft(x):
-    if x[0].shape[-1] == 0:
-        return x[0], x[1]
+def _fft(x):
     return _parts(np.fft.fft(_c(x), axis=-1), x[0].dtype)
 
 
-def fft2(x):
-    if 0 in x[0].shape[-2:]:
-        return x[0], x[1]
+def _fft2(x):
     return _parts(np.fft.fft2(_c(x), axes=(-2, -1)), x[0].dtype)
 
 
-def ifft2(x):
-    if 0 in x[0].shape[-2:]:
-        return x[0], x[1]
+def _ifft2(x):
     return _parts(np.fft.ifft2(_c(x), axes=(-2, -1)), x[0].dtype)
+
+
+# np.fft raises on a transformed axis of size 0 (core builds those empty results)
+fft, fft2, ifft2 = nonempty(_fft), nonempty(_fft2), nonempty(_ifft2)
 
 
 def rfft(x, fft_length):
@@ -45,37 +45,33 @@ def irfft(x, fft_length):
 
 # -- special functions, reductions, distances ----------------------------------------------
 # erf, erfc, erfinv and gammainc stay on core's references (NumPy has no ufuncs for them and
-# this plugin does not import SciPy).  float16/bfloat16 compute in float32 and are cast back.
+# this plugin does not import SciPy).  float16/bfloat16 operands arrive as float32 (the ops
+# declare compute="float32"), but for segment_max/min and top_k/in_top_k (see there).
 
-import ml_dtypes  # noqa: E402
 from numpy.lib.stride_tricks import sliding_window_view as _swv  # noqa: E402
 
-_LOW = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+from .core import HALF_NP, NP_DTYPES  # noqa: E402
 
-
-def _up(x):
-    return x.astype(np.float32) if x.dtype in _LOW else x
+_BF16 = NP_DTYPES["bfloat16"]
 
 
 def rsqrt(x):
     with np.errstate(all="ignore"):
-        return (1 / np.sqrt(_up(x))).astype(x.dtype, copy=False)
+        return (1 / np.sqrt(x)).astype(x.dtype, copy=False)
 
 
 def logsumexp(x, axis, keepdims):
-    a = _up(x)
     with np.errstate(all="ignore"):
-        m = np.max(a, axis=axis, keepdims=True, initial=-np.inf)
-        m = np.where(np.isfinite(m), m, np.zeros((), a.dtype))
-        s = np.log(np.sum(np.exp(a - m), axis=axis, keepdims=keepdims))
+        m = np.max(x, axis=axis, keepdims=True, initial=-np.inf)
+        m = np.where(np.isfinite(m), m, np.zeros((), x.dtype))
+        s = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=keepdims))
         if not keepdims:
             m = m.reshape(s.shape)
         return np.asarray(s + m).astype(x.dtype, copy=False)
 
 
 def cdist(x, y):
-    a, b = _up(x), _up(y)
-    diff = a[..., :, None, :] - b[..., None, :, :]
+    diff = x[..., :, None, :] - y[..., None, :, :]
     with np.errstate(all="ignore"):
         return np.sqrt(np.sum(diff * diff, axis=-1)).astype(x.dtype, copy=False)
 
@@ -90,7 +86,7 @@ def extract_sequences(x, sequence_length, sequence_stride):
 
 def logdet(x):
     with np.errstate(all="ignore"):
-        return np.asarray(np.linalg.slogdet(_up(x))[1]).astype(x.dtype, copy=False)
+        return np.asarray(np.linalg.slogdet(x)[1]).astype(x.dtype, copy=False)
 
 
 # top_k / in_top_k: descending, NaN largest, ties lower index first (core's contract).
@@ -99,7 +95,8 @@ def logdet(x):
 def _sort_keys(x):
     if x.dtype == np.bool_:
         return x.astype(np.int32)
-    return x.astype(np.float32) if x.dtype == _LOW[1] else x  # bfloat16: NaN sorts last
+    # ml_dtypes' bfloat16 sort does not put NaN last: float32 keys (not a compute dtype)
+    return x.astype(np.float32) if x.dtype == _BF16 else x
 
 
 def top_k(x, k, sorted):
@@ -112,13 +109,12 @@ def top_k(x, k, sorted):
     return np.take_along_axis(x, idx, -1), idx
 
 
+@nonempty  # no class to index (predictions (N, 0)): core's fill, False
 def in_top_k(targets, predictions, k):
     p = _sort_keys(predictions)
     c = p.shape[-1]
     valid = (targets >= 0) & (targets < c)
     safe = np.where(valid, targets, 0)
-    if c == 0:
-        return np.zeros(targets.shape, bool)
     at = np.take_along_axis(p, safe[:, None].astype(np.intp), -1)
     if p.dtype.kind == "f":
         at = np.where(np.isnan(at), -np.inf, at)
@@ -131,7 +127,9 @@ def in_top_k(targets, predictions, k):
 
 def _segment(ufunc, fill):
     def kernel(data, segment_ids, num_segments, sorted):
-        x = _up(data)
+        # segment_sum/prod arrive widened (compute="float32"); max/min are exact in any
+        # dtype, but ml_dtypes' bfloat16 is no NumPy float kind: 16-bit floats in float32
+        x = data.astype(np.float32) if data.dtype in HALF_NP else data
         if fill is None:
             init = 0
         elif fill == "one":

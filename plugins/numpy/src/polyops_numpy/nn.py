@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 
 
@@ -13,21 +12,16 @@ def sigmoid(x):
 
 
 # ===== activations =====
-# Same formulas as core's references (float16/bfloat16 compute in float32), in one call.
-
-_HALF_NP = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
-
-
-def _up(x):
-    return x.astype(np.float32) if x.dtype in _HALF_NP else x
+# Same formulas as core's references, in one call; float16/bfloat16 operands of the ops
+# with a compute dtype arrive as float32, the piecewise-linear ones compute in their own.
 
 
-def _act(fn):
-    """A float kernel computing ``fn`` in float32 for the 16-bit floats, back in x's dtype."""
+def _float_kernel(fn):
+    """A float kernel: ``fn`` with NumPy's float warnings off, its result in x's dtype."""
 
     def kernel(x, *args):
         with np.errstate(all="ignore"):
-            return np.asarray(fn(_up(x), *args)).astype(x.dtype, copy=False)
+            return np.asarray(fn(x, *args)).astype(x.dtype, copy=False)
 
     kernel.__name__ = fn.__name__
     return kernel
@@ -37,47 +31,47 @@ def relu6(x):
     return np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(6))
 
 
-@_act
+@_float_kernel
 def sparse_sigmoid(x):
     return np.where(x <= -1, 0, np.where(x >= 1, 1, 0.5 * (x + 1)))
 
 
-@_act
+@_float_kernel
 def softplus(x):
     return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
 
 
-@_act
+@_float_kernel
 def log_sigmoid(x):
     return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
 
 
-@_act
+@_float_kernel
 def softsign(x):
     return x / (1 + np.abs(x))
 
 
-@_act
+@_float_kernel
 def soft_shrink(x, threshold):
     return np.where(x > threshold, x - threshold, np.where(x >= -threshold, 0, x + threshold))
 
 
-@_act
+@_float_kernel
 def sparse_plus(x):
     return np.where(x <= -1, 0, np.where(x < 1, 0.25 * (x + 1) ** 2, x))
 
 
-@_act
+@_float_kernel
 def silu(x):
     return x * sigmoid(x)
 
 
-@_act
+@_float_kernel
 def squareplus(x, b):
     return 0.5 * (x + np.sqrt(x * x + x.dtype.type(b)))
 
 
-@_act
+@_float_kernel
 def leaky_relu(x, negative_slope):
     return np.where(x >= 0, x, x * x.dtype.type(negative_slope))
 
@@ -87,10 +81,10 @@ def _hard_sigmoid(x):
     return np.where(y <= 0, 0, np.where(y >= 1, 1, y))
 
 
-hard_sigmoid = _act(_hard_sigmoid)
+hard_sigmoid = _float_kernel(_hard_sigmoid)
 
 
-@_act
+@_float_kernel
 def hard_silu(x):
     return x * _hard_sigmoid(x)
 
@@ -99,47 +93,47 @@ def _elu(x, alpha):
     return np.where(x >= 0, x, x.dtype.type(alpha) * np.expm1(np.minimum(x, 0)))
 
 
-elu = _act(_elu)
+elu = _float_kernel(_elu)
 
 
-@_act
+@_float_kernel
 def selu(x):
     return x.dtype.type(1.0507009873554804934193349852946) * _elu(x, 1.6732632423543772848170429916717)
 
 
-@_act
+@_float_kernel
 def celu(x, alpha):
     a = x.dtype.type(alpha)
     return np.maximum(x, 0) + a * np.expm1(np.minimum(x, 0) / a)
 
 
-@_act
+@_float_kernel
 def tanh_shrink(x):
     return x - np.tanh(x)
 
 
-@_act
+@_float_kernel
 def hard_tanh(x):
     return np.where(x < -1, -1, np.where(x > 1, 1, x))
 
 
-@_act
+@_float_kernel
 def hard_shrink(x, threshold):
     return np.where(np.abs(x) <= threshold, 0, x)
 
 
-@_act
+@_float_kernel
 def threshold(x, threshold, default_value):
     return np.where(x <= threshold, x.dtype.type(default_value), x)
 
 
-@_act
+@_float_kernel
 def glu(x, axis):
     a, b = np.split(x, 2, axis)
     return a * sigmoid(b)
 
 
-@_act
+@_float_kernel
 def log_softmax(x, axis):
     m = np.max(x, axis, keepdims=True, initial=-np.inf)
     s = x - m
@@ -147,8 +141,8 @@ def log_softmax(x, axis):
 
 
 # ===== conv and pools =====
-# sliding_window_view + tensordot/einsum on channels_last arrays; float16/bfloat16
-# compute in float32 and are cast back.
+# sliding_window_view + tensordot/einsum on channels_last arrays (float16/bfloat16 operands
+# arrive as float32, but for max_pool's: exact in any dtype).
 
 from numpy.lib.stride_tricks import sliding_window_view as _swv  # noqa: E402
 
@@ -161,10 +155,6 @@ def _to_cl(x, nd, fmt):
 
 def _from_cl(y, nd, fmt):
     return np.ascontiguousarray(np.moveaxis(y, -1, 1) if fmt == "channels_first" else y)
-
-
-def _work(x):
-    return x.astype(np.float32) if x.dtype in (np.float16,) or x.dtype.name == "bfloat16" else x
 
 
 def _pad_cl(x, pads, value=0):
@@ -181,9 +171,6 @@ def _win(x, ks, strides, dil):
     """(N, *outs, C, *ks) windows of channels_last x (valid, strided, dilated)."""
     nd = len(ks)
     eff = tuple((k - 1) * d + 1 for k, d in zip(ks, dil))
-    if any(n < e for n, e in zip(x.shape[1:-1], eff)):  # an empty axis ("same" on size 0)
-        outs = tuple(max((n - e) // s + 1, 0) for n, e, s in zip(x.shape[1:-1], eff, strides))
-        return np.zeros((x.shape[0], *outs, x.shape[-1], *ks), x.dtype)
     v = _swv(x, eff, axis=tuple(range(1, nd + 1)))
     v = v[(slice(None),) + tuple(slice(None, None, s) for s in strides) + (slice(None),)
           + tuple(slice(None, None, d) for d in dil)]
@@ -207,8 +194,8 @@ def _conv_np(x, k, strides, dil, groups):
 
 def conv(inputs, kernel, strides, padding, data_format, dilation_rate, _groups=None):
     nd = len(strides)
-    x = _work(_to_cl(inputs, nd, data_format))
-    k = _work(kernel)
+    x = _to_cl(inputs, nd, data_format)
+    k = kernel
     if padding == "same":
         x = _pad_cl(x, [same_padding(n, kk, s, d) for n, kk, s, d in
                         zip(x.shape[1:-1], k.shape[:nd], strides, dilation_rate)])
@@ -226,22 +213,22 @@ def depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate)
 
 def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
     nd = len(strides)
-    x = _work(_to_cl(inputs, nd, data_format))
+    x = _to_cl(inputs, nd, data_format)
     ks = kernel.shape[:nd]
     n, spatial, c = x.shape[0], x.shape[1:-1], x.shape[-1]
-    up = np.zeros((n, *((m - 1) * s + 1 if m else 0 for m, s in zip(spatial, strides)), c), x.dtype)
+    up = np.zeros((n, *((m - 1) * s + 1 for m, s in zip(spatial, strides)), c), x.dtype)
     up[(slice(None),) + tuple(slice(None, None, s) for s in strides)] = x
     pads = [conv_transpose_padding(kk, s, d, padding, None if output_padding is None else output_padding[i])
             for i, (kk, s, d) in enumerate(zip(ks, strides, dilation_rate))]
     up = _pad_cl(up, pads)
-    k = np.flip(np.swapaxes(_work(kernel), -1, -2), tuple(range(nd)))
+    k = np.flip(np.swapaxes(kernel, -1, -2), tuple(range(nd)))
     y = _conv_np(up, k, (1,) * nd, dilation_rate, 1)
     return _from_cl(y, nd, data_format).astype(inputs.dtype, copy=False)
 
 
 def _pool_np(inputs, pool_size, strides, padding, fmt, value):
     nd = len(pool_size)
-    x = _work(_to_cl(inputs, nd, fmt))
+    x = _to_cl(inputs, nd, fmt)
     spatial = x.shape[1:-1]
     pads = ([same_padding(m, k, s, 1) for m, k, s in zip(spatial, pool_size, strides)]
             if padding == "same" else [(0, 0)] * nd)
@@ -252,7 +239,7 @@ def _pool_np(inputs, pool_size, strides, padding, fmt, value):
 def max_pool(inputs, pool_size, strides, padding, data_format):
     nd = len(pool_size)
     v, _, _ = _pool_np(inputs, pool_size, strides, padding, data_format, -np.inf)
-    y = v.max(axis=tuple(range(-nd, 0))) if v.size else np.zeros(v.shape[:-nd], v.dtype)
+    y = v.max(axis=tuple(range(-nd, 0)))
     return _from_cl(y, nd, data_format).astype(inputs.dtype, copy=False)
 
 
@@ -276,7 +263,7 @@ def relu(x):
     return np.maximum(x, x.dtype.type(0))
 
 
-@_act
+@_float_kernel
 def softmax(x, axis):
     e = np.exp(x - np.max(x, axis, keepdims=True, initial=-np.inf))
     return e / np.sum(e, axis, keepdims=True)
@@ -288,7 +275,7 @@ def gelu(x, approximate):
     return _gelu_tanh(x)
 
 
-@_act
+@_float_kernel
 def _gelu_tanh(x):
     inner = np.sqrt(2 / np.pi) * (x + 0.044715 * (x * (x * x)))
     return (0.5 * x) * (1 + np.tanh(inner))
@@ -305,7 +292,14 @@ def one_hot(x, num_classes, axis, dtype, sparse):
 
 
 # ===== normalization =====
-# Same formulas as core's references; float16/bfloat16 compute in float32, cast back once.
+# Same formulas as core's references; float16/bfloat16 operands arrive as float32, but for
+# moments and batch_normalization (no compute dtype), which widen them here, cast back once.
+
+from .core import HALF_NP as _HALF_NP  # noqa: E402
+
+
+def _in_float32(x):
+    return x.astype(np.float32) if x.dtype in _HALF_NP else x
 
 
 def _mean(w, axis=None, keepdims=False):
@@ -317,7 +311,7 @@ def _mean(w, axis=None, keepdims=False):
 
 
 def moments(x, axes, keepdims, synchronized):
-    w = _up(x)
+    w = _in_float32(x)
     with np.errstate(all="ignore"):
         m = _mean(w, axes, True)
         v = _mean(np.square(w - m), axes, True)
@@ -335,69 +329,65 @@ def batch_normalization(x, mean, variance, axis, offset, scale, epsilon):
     shape[axis] = x.shape[axis]
 
     def r(v):
-        return _up(v).reshape(shape)
+        return _in_float32(v).reshape(shape)
 
     with np.errstate(all="ignore"):
-        inv = 1 / np.sqrt(r(variance) + _up(x).dtype.type(epsilon))
+        inv = 1 / np.sqrt(r(variance) + _in_float32(x).dtype.type(epsilon))
         if scale is not None:
             inv = inv * r(scale)
         res = -r(mean) * inv
         if offset is not None:
             res = res + r(offset)
-        return (_up(x) * inv + res).astype(x.dtype, copy=False)
+        return (_in_float32(x) * inv + res).astype(x.dtype, copy=False)
 
 
 def normalize(x, axis, order, epsilon):
-    w = _up(x)
     with np.errstate(all="ignore"):
         if order == 2:
-            inv = 1 / np.sqrt(np.sum(np.square(w), axis=axis, keepdims=True))
-            out = w * np.minimum(inv, w.dtype.type(1.0 / epsilon))
+            inv = 1 / np.sqrt(np.sum(np.square(x), axis=axis, keepdims=True))
+            out = x * np.minimum(inv, x.dtype.type(1.0 / epsilon))
         else:
-            a = np.abs(w)
+            a = np.abs(x)
             norm = (np.sum(a, axis=axis, keepdims=True) if order == 1
-                    else np.sum(a ** order, axis=axis, keepdims=True) ** w.dtype.type(1.0 / order))
-            out = w / np.maximum(norm, w.dtype.type(epsilon))
+                    else np.sum(a ** order, axis=axis, keepdims=True) ** x.dtype.type(1.0 / order))
+            out = x / np.maximum(norm, x.dtype.type(epsilon))
     return out.astype(x.dtype, copy=False)
 
 
 def psnr(x1, x2, max_val):
     with np.errstate(all="ignore"):
-        mse = _mean(np.square(_up(x1) - _up(x2)))
+        mse = _mean(np.square(x1 - x2))
         top = 20.0 * np.log10(max_val) if max_val > 0 else -np.inf
         out = mse.dtype.type(top) - mse.dtype.type(10.0) * np.log10(mse)
     return np.asarray(out).astype(x1.dtype)
 
 
 def rms_normalization(x, scale, axis, epsilon):
-    w = _up(x)
     with np.errstate(all="ignore"):
-        out = w * (1 / np.sqrt(_mean(np.square(w), axis, True) + w.dtype.type(epsilon)))
+        out = x * (1 / np.sqrt(_mean(np.square(x), axis, True) + x.dtype.type(epsilon)))
         if scale is not None:
-            out = out * _up(scale)
+            out = out * scale
     return out.astype(x.dtype, copy=False)
 
 
 def layer_normalization(x, gamma, beta, axis, epsilon, rms_scaling):
-    w = _up(x)
     nd = x.ndim
     bshape = tuple(x.shape[i] if i in axis else 1 for i in range(nd))
 
     def bc(v):
         if v is None:
             return None
-        v = _up(v)
         if v.ndim != nd and axis != (nd - 1,):
             v = v.reshape(bshape)
         return v
 
     gamma, beta = bc(gamma), bc(beta)
     with np.errstate(all="ignore"):
-        m = _mean(w, axis, True)
-        var = _mean(np.square(w - m), axis, True)
-        inv = 1 / np.sqrt(var + w.dtype.type(epsilon))
+        m = _mean(x, axis, True)
+        var = _mean(np.square(x - m), axis, True)
+        inv = 1 / np.sqrt(var + x.dtype.type(epsilon))
         if rms_scaling:
-            out = w * inv
+            out = x * inv
             if gamma is not None:
                 out = out * gamma
             return out.astype(x.dtype, copy=False)
@@ -406,7 +396,7 @@ def layer_normalization(x, gamma, beta, axis, epsilon, rms_scaling):
         res = -m * inv
         if beta is not None:
             res = res + beta
-        return (w * inv + res).astype(x.dtype, copy=False)
+        return (x * inv + res).astype(x.dtype, copy=False)
 
 
 _LARGE_NEGATIVE = np.float32(-0.7 * 3.38953e38)  # Keras' masked logit in float32

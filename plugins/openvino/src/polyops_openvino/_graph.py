@@ -20,11 +20,13 @@ import polyops
 import numpy as np
 import openvino as ov
 import openvino.opset16 as ops
+from polyops._dtypes import HALF_FLOATS
 
 from ._compat import request_infer as _request_infer
 
 __all__ = ["ops", "run", "run1", "const", "to", "etype", "axes_const", "BF16", "OV_TYPES",
-           "NP_TYPES", "T", "Lazy", "TracedValueError", "is_lazy", "copy", "constant"]
+           "NP_TYPES", "HALF_TYPES", "T", "Lazy", "TracedValueError", "is_lazy", "copy",
+           "constant"]
 
 T = ov.Type
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -46,6 +48,7 @@ OV_TYPES = {
     BF16: T.bf16,
 }
 NP_TYPES = {ot.get_type_name(): nd for nd, ot in OV_TYPES.items()}
+HALF_TYPES = frozenset(OV_TYPES[np.dtype(name)] for name in HALF_FLOATS)
 FLOATS = frozenset({T.f16, T.bf16, T.f32, T.f64})
 
 # f32 inference precision: the CPU plugin's default on bf16-capable hosts is bf16.

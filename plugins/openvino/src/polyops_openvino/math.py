@@ -2,10 +2,9 @@
 
 Each kernel is one cached model (see ``_graph``).  erf, erfc and erfinv evaluate core's
 single-precision formulas (Cephes erff/erfcf, Giles) as one graph: OpenVINO's own Erf is
-less accurate (1.5e-6 relative near |x| = 0.25) and flushes tiny x to 0.  float16/bfloat16
-compute in float32 and convert back.  Integer inputs the CPU plugin would compare or
-reduce in float32 (int32 and wider) use core's references, as do gammainc, logdet and
-the FFT ops (OpenVINO has no complex dtypes).
+less accurate (1.5e-6 relative near |x| = 0.25) and flushes tiny x to 0.  Integer inputs
+the CPU plugin would compare or reduce in float32 (int32 and wider) use core's references,
+as do gammainc, logdet and the FFT ops (OpenVINO has no complex dtypes).
 """
 
 from __future__ import annotations
@@ -15,17 +14,12 @@ import numpy as np
 from polyops.plugin import erf_polynomials, reference
 
 from ._graph import T, axes_const, const, etype, ops, run, run1, to
-from .numpy._common import _flip, _up
+from .numpy._common import _cpu_type, _flip
 
 _POLY = erf_polynomials()
 
-_HALF = frozenset({T.f16, T.bf16})
 _FLOAT = frozenset({T.f16, T.bf16, T.f32, T.f64})
 _F32 = T.f32
-
-
-def _f32(x):
-    return to(x, _F32) if etype(x) in _HALF else x
 
 
 def _c(v):
@@ -36,9 +30,6 @@ def _float_unary(name, make):
     """A float kernel evaluating ``make(f32 node)`` as one model."""
 
     def kernel(x):
-        if x.size == 0:
-            return np.empty(x.shape, x.dtype)
-
         def build(p):
             t = etype(p)
             u = to(p, _F32)
@@ -116,7 +107,7 @@ def _topk_index(p, k, n):
     t = etype(p)
     kk = const(k, T.i32)
     if t not in _FLOAT:
-        v = _up(p)
+        v = _cpu_type(p)
         if etype(v) == T.u32:
             v = _flip(v)
         return ops.topk(v, kk, -1, "max", "value", "i32", True).output(1)
@@ -131,7 +122,7 @@ def _topk_index(p, k, n):
 def top_k(x, k, sorted=True):
     n = x.shape[-1]
     shape = x.shape[:-1] + (k,)
-    if k == 0 or x.size == 0:
+    if k == 0:
         return np.empty(shape, x.dtype), np.empty(shape, np.int32)
     if x.dtype.itemsize == 8:  # TopK narrows 8-byte ints
         return reference("top_k")(x, k, sorted)
@@ -145,13 +136,9 @@ def top_k(x, k, sorted=True):
 
 
 def in_top_k(targets, predictions, k):
-    b, c = predictions.shape
+    c = predictions.shape[1]
     if predictions.dtype.kind in "iub" and predictions.dtype.itemsize >= 4:
         return reference("in_top_k")(targets, predictions, k)  # f32 comparisons are inexact
-    if b == 0:
-        return np.empty((b,), bool)
-    if c == 0:
-        return np.zeros((b,), bool)
 
     def build(tg, pr):
         p = to(pr, _F32)
@@ -170,8 +157,6 @@ def in_top_k(targets, predictions, k):
 
 
 def logsumexp(x, axis=None, keepdims=False):
-    if x.size == 0:
-        return reference("logsumexp")(x, axis, keepdims)
     axes = list(range(x.ndim)) if axis is None else list(axis)
 
     def build(p):
@@ -199,24 +184,21 @@ def _segment(kind):
         if dt.kind in "iub":  # integer scatter reductions are not exact on the CPU plugin
             return reference(name)(data, segment_ids, num_segments, sorted)
         out_shape = (num_segments,) + data.shape[1:]
-        if data.shape[0] == 0 or num_segments == 0 or 0 in data.shape[1:]:
-            return reference(name)(data, segment_ids, num_segments, sorted)
+        if num_segments == 0:
+            return np.empty(out_shape, dt)
         fill = {"sum": 0.0, "prod": 1.0, "max": -np.inf, "min": np.inf}[kind]
         rest = list(data.shape[1:])
         s = num_segments
 
         def build(d, ids):
-            t = etype(d)
-            u = _f32(d)
-            ut = etype(u)
             valid = ops.logical_and(ops.greater_equal(ids, const(0, T.i32)), ops.less(ids, const(s, T.i32)))
             idx = ops.select(valid, ids, const(s, T.i32))  # dropped ids go to a spare row
             idx = ops.reshape(idx, axes_const([-1] + [1] * len(rest)), False)
             idx = ops.broadcast(idx, axes_const(list(data.shape)))
-            base = ops.broadcast(const(fill, ut), axes_const([s + 1] + rest))
-            out = ops.scatter_elements_update(base, idx, u, const(0, T.i64), kind, True)
-            out = ops.slice(out, axes_const([0]), axes_const([s]), axes_const([1]), axes_const([0]))
-            return to(out, t)
+            base = ops.broadcast(const(fill, etype(d)), axes_const([s + 1] + rest))
+            out = ops.scatter_elements_update(base, idx, d, const(0, T.i64), kind, True)
+            return ops.slice(out, axes_const([0]), axes_const([s]), axes_const([1]),
+                             axes_const([0]))
 
         res = run1((name, s), build, data, segment_ids)
         return res.reshape(out_shape)
@@ -235,17 +217,9 @@ segment_prod = _segment("prod")
 
 
 def cdist(x, y):
-    shape = np.broadcast_shapes(x.shape[:-2], y.shape[:-2]) + (x.shape[-2], y.shape[-2])
-    if 0 in shape:
-        return np.empty(shape, x.dtype)
-    if x.shape[-1] == 0:
-        return np.zeros(shape, x.dtype)
-
     def build(a, b):
-        t = etype(a)
-        a, b = _f32(a), _f32(b)
         diff = ops.subtract(ops.unsqueeze(a, const([-2], T.i64)), ops.unsqueeze(b, const([-3], T.i64)))
-        return to(ops.sqrt(ops.reduce_sum(ops.multiply(diff, diff), axes_const([-1]), False)), t)
+        return ops.sqrt(ops.reduce_sum(ops.multiply(diff, diff), axes_const([-1]), False))
 
     return run1(("cdist",), build, x, y)
 
@@ -254,7 +228,7 @@ def extract_sequences(x, sequence_length, sequence_stride):
     n = x.shape[-1]
     count = max(1 + (n - sequence_length) // sequence_stride, 0)
     shape = x.shape[:-1] + (count, sequence_length)
-    if 0 in shape:
+    if count == 0:  # x shorter than one sequence (OpenVINO's Gather crashes on no indices)
         return np.empty(shape, x.dtype)
     if x.dtype.itemsize == 8:  # the CPU plugin narrows 8-byte ints
         return reference("extract_sequences")(x, sequence_length, sequence_stride)

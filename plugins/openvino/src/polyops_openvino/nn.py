@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._graph import T, const, copy, etype, ops, run1, to
+from ._graph import HALF_TYPES, T, const, copy, etype, ops, run1, to
 
-_HALF = frozenset({T.f16, T.bf16})
 _FLOAT = frozenset({T.f16, T.bf16, T.f32, T.f64})
 _NARROW = frozenset({T.i8, T.i16, T.u8, T.u16})
 
@@ -14,9 +13,7 @@ _NARROW = frozenset({T.i8, T.i16, T.u8, T.u16})
 def _relu_build(x):
     t = etype(x)
     if t in _FLOAT:
-        u = to(x, T.f32) if t in _HALF else x
-        r = ops.select(ops.is_nan(u), u, ops.relu(u))  # NaN propagates, as max(x, 0) does
-        return to(r, t)
+        return ops.select(ops.is_nan(x), x, ops.relu(x))  # NaN propagates, as max(x, 0) does
     u = to(x, T.i32) if t in _NARROW else x
     return to(ops.maximum(u, const(0, etype(u))), t)  # exact for int32
 
@@ -24,15 +21,7 @@ def _relu_build(x):
 def relu(x):
     if x.dtype.kind == "u":
         return copy(x)
-    if x.size == 0:
-        return np.empty(x.shape, x.dtype)
     return run1(("relu",), _relu_build, x)
-
-
-def _sigmoid_build(x):
-    t = etype(x)
-    u = to(x, T.f32) if t in _HALF else x
-    return to(ops.sigmoid(u), t)
 
 
 def _softmax_build(axis):
@@ -40,46 +29,36 @@ def _softmax_build(axis):
     # +inf in a slice, or a slice of only -inf, gives a NaN slice: selected explicitly,
     # since the CPU plugin's reductions do not propagate NaN.
     def build(x):
-        t = etype(x)
-        u = to(x, T.f32) if t in _HALF else x
         ax = const(np.array([axis], np.int64), T.i64)
-        out = ops.softmax(u, axis)
-        bad = ops.logical_or(ops.is_nan(u), ops.equal(u, const(np.inf, T.f32)))
+        out = ops.softmax(x, axis)
+        bad = ops.logical_or(ops.is_nan(x), ops.equal(x, const(np.inf, T.f32)))
         bad = ops.logical_or(ops.reduce_logical_or(bad, ax, True),
-                             ops.reduce_logical_and(ops.equal(u, const(-np.inf, T.f32)), ax, True))
-        return to(ops.select(bad, const(np.nan, T.f32), out), t)
+                             ops.reduce_logical_and(ops.equal(x, const(-np.inf, T.f32)), ax, True))
+        return ops.select(bad, const(np.nan, T.f32), out)
 
     return build
 
 
 def softmax(x, axis):
-    if x.size == 0:
-        return np.empty(x.shape, x.dtype)
     return run1(("softmax", axis), _softmax_build(axis), x)
 
 
 def sigmoid(x):
-    if x.size == 0:
-        return np.empty(x.shape, x.dtype)
-    return run1(("sigmoid",), _sigmoid_build, x)
+    return run1(("sigmoid",), ops.sigmoid, x)
 
 
 # ===== activations =====
-# OpenVINO's activation ops, computed in float32 for float16/bfloat16 (the kernels get
-# floats only; core's rule promotes ints).  Static arguments are baked into the model and
-# so are part of its cache key.
+# OpenVINO's activation ops (the kernels get floats only: core's rule promotes ints, and
+# float16/bfloat16 arrive as float32, the compute dtype these ops declare).  Static
+# arguments are baked into the model and so are part of its cache key.
 
 
-def _act(name, make):
-    """A kernel running ``make(f32 node, *static args)`` as one cached model."""
+def _activation(name, make):
+    """A kernel running ``make(node, *static args)`` as one cached model."""
 
     def kernel(x, *args):
-        if x.size == 0:
-            return np.empty(x.shape, x.dtype)
-
         def build(node):
-            t = etype(node)
-            return to(make(to(node, T.f32) if t in _HALF else node, *args), t)
+            return make(node, *args)
 
         return run1((name,) + tuple(args), build, x)
 
@@ -87,12 +66,13 @@ def _act(name, make):
     return kernel
 
 
-softplus = _act("softplus", lambda x: ops.softplus(x))
-softsign = _act("softsign", lambda x: ops.softsign(x))
-silu = _act("silu", lambda x: ops.swish(x))
-elu = _act("elu", lambda x, alpha: ops.elu(x, alpha))
-selu = _act("selu", lambda x: ops.selu(x, const([1.6732632423543772848170429916717], etype(x)),
-                                       const([1.0507009873554804934193349852946], etype(x))))
+softplus = _activation("softplus", lambda x: ops.softplus(x))
+softsign = _activation("softsign", lambda x: ops.softsign(x))
+silu = _activation("silu", lambda x: ops.swish(x))
+elu = _activation("elu", lambda x, alpha: ops.elu(x, alpha))
+selu = _activation("selu", lambda x: ops.selu(
+    x, const([1.6732632423543772848170429916717], etype(x)),
+    const([1.0507009873554804934193349852946], etype(x))))
 
 
 def _gelu_make(x, approximate):
@@ -104,17 +84,17 @@ def _gelu_make(x, approximate):
     return ops.select(pos_inf, x, ops.gelu(x, "erf"))
 
 
-gelu = _act("gelu", _gelu_make)
+gelu = _activation("gelu", _gelu_make)
 # (hsigmoid maps NaN to 0 and log_softmax differs from NumPy's formula along an axis with
 # +-inf or NaN: hard_sigmoid and log_softmax use core's references.)
-hard_silu = _act("hard_silu", lambda x: ops.hswish(x))
+hard_silu = _activation("hard_silu", lambda x: ops.hswish(x))
 
 
 # ===== conv and pools =====
 # opset Convolution / GroupConvolution / MaxPool / AvgPool(exclude_pad) on channels_first
-# graphs with explicit (TF "same") pads; channels_last inputs are transposed in the graph,
-# float16/bfloat16 compute in f32.  conv_transpose: ConvolutionBackpropData without pads
-# (the full transposed conv), then Keras's window of it (Pad crops with negative amounts).
+# graphs with explicit (TF "same") pads; channels_last inputs are transposed in the graph.
+# conv_transpose: ConvolutionBackpropData without pads (the full transposed conv), then
+# Keras's window of it (Pad crops with negative amounts).
 
 import openvino.opset14 as _ops14  # noqa: E402
 
@@ -129,10 +109,6 @@ def _ov_back(y, nd, fmt):
     return ops.transpose(y, const([0, *range(2, nd + 2), 1], T.i64)) if fmt == "channels_last" else y
 
 
-def _ov_f32(x):
-    return to(x, T.f32) if etype(x) in _HALF else x
-
-
 def _spatial_np(x, nd, fmt):
     return x.shape[1:1 + nd] if fmt == "channels_last" else x.shape[2:]
 
@@ -144,10 +120,8 @@ def _conv_ov(inputs, kernel, strides, padding, fmt, dil, groups, depthwise):
             if padding == "same" else [(0, 0)] * nd)
     lo, hi = [p[0] for p in pads], [p[1] for p in pads]
 
-    def build(x, k):
-        t = etype(x)
-        xx = _ov_f32(_ov_cf(x, nd, fmt))
-        kk = _ov_f32(k)
+    def build(x, kk):
+        xx = _ov_cf(x, nd, fmt)
         if depthwise:  # (*ks, C, M) -> (C, M, 1, *ks)
             w = ops.transpose(kk, const([nd, nd + 1, *range(nd)], T.i64))
             w = ops.unsqueeze(w, const([2], T.i64))
@@ -160,7 +134,7 @@ def _conv_ov(inputs, kernel, strides, padding, fmt, dil, groups, depthwise):
             cout, kin = kernel.shape[-1], kernel.shape[-2]
             w = ops.reshape(w, const([groups, cout // groups, kin, *ks], T.i64), False)
             y = ops.group_convolution(xx, w, list(strides), lo, hi, list(dil))
-        return to(_ov_back(y, nd, fmt), t)
+        return _ov_back(y, nd, fmt)
 
     return run1(("conv", strides, tuple(pads), fmt, dil, groups, depthwise), build, inputs, kernel)
 
@@ -180,22 +154,15 @@ def _pool_ov(name, inputs, pool_size, strides, padding, fmt):
     pads = ([same_padding(n, k, s, 1) for n, k, s in zip(_spatial_np(inputs, nd, fmt), pool_size, strides)]
             if padding == "same" else [(0, 0)] * nd)
     lo, hi = [p[0] for p in pads], [p[1] for p in pads]
-    if inputs.size == 0:  # OpenVINO's pools reject empty inputs
-        spatial = _spatial_np(inputs, nd, fmt)
-        outs = [(n + a + b - k) // s + 1 for n, (a, b), k, s in zip(spatial, pads, pool_size, strides)]
-        shape = ((inputs.shape[0], *outs, inputs.shape[-1]) if fmt == "channels_last"
-                 else (*inputs.shape[:2], *outs))
-        return np.zeros(shape, inputs.dtype)
 
     def build(x):
-        t = etype(x)
-        xx = _ov_f32(_ov_cf(x, nd, fmt))
+        xx = _ov_cf(x, nd, fmt)
         if name == "max":
             y = ops.max_pool(xx, list(strides), [1] * nd, lo, hi, list(pool_size), "floor",
                              "explicit").output(0)
         else:  # (opset16's avg_pool segfaults the CPU plugin's compile: opset14's does not)
             y = _ops14.avg_pool(xx, list(strides), lo, hi, list(pool_size), True, "floor", "explicit")
-        return to(_ov_back(y, nd, fmt), t)
+        return _ov_back(y, nd, fmt)
 
     return run1((name + "_pool", pool_size, strides, tuple(pads), fmt), build, inputs)
 
@@ -222,21 +189,20 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
         hi.append(conv_transpose_size(spatial[i], k, s, d, padding, op) - (full - start))
 
     def build(x, w):
-        t = etype(x)
-        xx = _ov_f32(_ov_cf(x, nd, data_format))
-        ww = ops.transpose(_ov_f32(w), const([nd + 1, nd, *range(nd)], T.i64))  # (in, out, *ks)
+        xx = _ov_cf(x, nd, data_format)
+        ww = ops.transpose(w, const([nd + 1, nd, *range(nd)], T.i64))  # (in, out, *ks)
         y = ops.convolution_backprop_data(xx, ww, list(strides), None, [0] * nd, [0] * nd,
                                           list(dilation_rate), "explicit", [0] * nd)
         if any(lo) or any(hi):
             y = ops.pad(y, const(lo, T.i64), const(hi, T.i64), "constant")
-        return to(_ov_back(y, nd, data_format), t)
+        return _ov_back(y, nd, data_format)
 
     key = ("conv_transpose", strides, tuple(lo), tuple(hi), data_format, dilation_rate)
     return run1(key, build, inputs, kernel)
 
 
 # ===== more activations ==================================================================
-# Core's formulas as one model each, in float32 for float16/bfloat16.  The CPU plugin's
+# Core's formulas as one model each.  The CPU plugin's
 # comparisons, Minimum/Maximum and Clamp do not propagate NaN, so NaN lanes are passed
 # through explicitly (every op below maps NaN to NaN, as its reference does).
 
@@ -247,12 +213,13 @@ def _act_nan(name, make):
             from polyops.plugin import reference
 
             return reference(name)(x, *args)
-        if x.size == 0:
-            return np.empty(x.shape, x.dtype)
 
         def build(node):
+            # float16/bfloat16 (the ops here without a compute dtype: relu6, shrinks,
+            # threshold...) run in f32, where the static arguments (the thresholds)
+            # stay exact, as the reference's Python floats are; each result rounds once
             t = etype(node)
-            u = to(node, T.f32) if t in _HALF else node
+            u = to(node, T.f32) if t in HALF_TYPES else node
             return to(ops.select(ops.is_nan(u), u, make(u, *args)), t)
 
         return run1((name,) + tuple(args), build, x)

@@ -595,14 +595,6 @@ def scatter_update(inputs, indices, updates, reduction=None):
     return tf.reshape(out, target)
 
 
-def _count(start_indices):
-    """How many start indices are given (-1: not a 1-D sequence, None: unknown)."""
-    if isinstance(start_indices, (list, tuple)):
-        return len(start_indices)
-    shape = tuple(getattr(start_indices, "shape", np.shape(start_indices)))
-    return shape[0] if len(shape) == 1 else -1
-
-
 def _start_tensor(start_indices):
     if isinstance(start_indices, (list, tuple)):
         return tf.stack([tf.reshape(tf.cast(_pops().convert_to_tensor(s), tf.int32), ())
@@ -617,9 +609,6 @@ def slice(inputs, start_indices, shape):
     dims = inputs.shape.as_list()
     starts = static_starts(start_indices)
     if starts is not None and None not in dims:
-        if len(starts) != len(dims) or len(sizes) != len(dims):
-            raise ValueError("slice: inputs, start_indices and shape disagree")  # the op
-            # then reports its rule's message
         if not dims:
             return inputs
         begin = []
@@ -638,13 +627,6 @@ def slice_update(inputs, start_indices, updates):
     u = updates.shape.as_list()
     dims = inputs.shape.as_list()
     starts = static_starts(start_indices)
-    if len(u) != len(dims) or _count(start_indices) not in (None, len(dims)) or any(
-            d is not None and n > d for n, d in zip(u, dims)):
-        # the scatter below could broadcast the starts: fail, and the op reports its rule's
-        # message
-        raise ValueError("slice_update: inputs, start_indices and updates disagree")
-    if 0 in u:
-        return inputs
     if not u:
         return updates
     # a scatter of the block's rows: it runs eagerly and under XLA, with static or tensor

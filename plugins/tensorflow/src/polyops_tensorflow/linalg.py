@@ -1,6 +1,6 @@
 """TensorFlow kernels for the ``linalg`` op family (the rest use core's references).
 
-float16/bfloat16 compute in float32 (cast back), as core's references.  Where tf's
+float16/bfloat16 arrive as float32 (the ops declare a compute dtype).  Where tf's
 kernel raises on a singular matrix (``tf.linalg.lu``, ``solve``, ``inv``) the contract
 wants non-finite values instead: eagerly the error falls back to core's reference, and
 under tf.function (where the error would only show at run time) the reference is used.
@@ -19,20 +19,11 @@ import math
 import numpy as np
 import tensorflow as tf
 
-from polyops.plugin import eig_vectors_error, reference
+from polyops.plugin import eig_vectors_error, nonempty, reference
 
 from ._compat import off_tape as _off_tape
 
-_HALF = (tf.float16, tf.bfloat16)
 _InvalidArgument = tf.errors.InvalidArgumentError
-
-
-def _w(x):
-    return tf.cast(x, tf.float32) if x.dtype in _HALF else x
-
-
-def _b(y, dtype):
-    return y if y.dtype == dtype else tf.cast(y, dtype)
 
 
 def _eps(dtype):
@@ -45,31 +36,27 @@ def _eps(dtype):
 def cholesky(x, upper):
     # tf reads the lower triangle; a failed factorization fills the lower triangle with
     # NaN and leaves the upper one unset, so it is zeroed explicitly.
-    lo = tf.linalg.band_part(tf.linalg.cholesky(_w(x)), -1, 0)
+    lo = tf.linalg.band_part(tf.linalg.cholesky(x), -1, 0)
     if upper:
         lo = tf.linalg.matrix_transpose(lo)
-    return _b(lo, x.dtype)
+    return lo
 
 
 def solve_triangular(a, b, lower):
     vec = len(b.shape) == len(a.shape) - 1
-    aw, bw = _w(a), _w(b)
     if vec:
-        bw = bw[..., None]
-    out = tf.linalg.triangular_solve(aw, bw, lower=lower)  # batch dims broadcast
+        b = b[..., None]
+    out = tf.linalg.triangular_solve(a, b, lower=lower)  # batch dims broadcast
     if vec:
         out = out[..., 0]
-    return _b(out, a.dtype)
+    return out
 
 
 def cholesky_inverse(x, upper):
-    xw = _w(x)
-    lo = tf.linalg.matrix_transpose(xw) if upper else xw  # cholesky_solve reads the lower triangle
+    lo = tf.linalg.matrix_transpose(x) if upper else x  # cholesky_solve reads the lower triangle
     n = x.shape[-1]
-    if n == 0:
-        return x
-    eye = tf.broadcast_to(tf.eye(n, dtype=xw.dtype), tf.shape(xw))
-    return _b(tf.linalg.cholesky_solve(lo, eye), x.dtype)
+    eye = tf.broadcast_to(tf.eye(n, dtype=x.dtype), tf.shape(x))
+    return tf.linalg.cholesky_solve(lo, eye)
 
 
 # ===== LU family: lu_factor, det, solve, inv =====
@@ -102,10 +89,10 @@ def lu_factor(x):
     if m != n or not _eager() or None in x.shape:
         return reference("lu_factor")(x)
     try:
-        lu, p = _lu(_w(x))
+        lu, p = _lu(x)
     except _InvalidArgument:  # singular: tf refuses, LAPACK does not
         return reference("lu_factor")(x)
-    return _b(lu, x.dtype), _perm_to_pivots(p, n)
+    return lu, _perm_to_pivots(p, n)
 
 
 def _lu(a):
@@ -138,11 +125,9 @@ def _lu_with_gradient(a, lu, p):
     return packed(a)
 
 
+@nonempty  # tf's det of 0x0 matrices is not 1 (core's fill)
 def det(x):
-    if x.shape[-1] == 0:
-        return tf.ones(tf.shape(x)[:-2], x.dtype)
-    a = _w(x)
-    return _b(_det(a) if a.dtype.is_floating else tf.linalg.det(a), x.dtype)
+    return _det(x) if x.dtype.is_floating else tf.linalg.det(x)
 
 
 def _cofactors(a):
@@ -171,30 +156,26 @@ def solve(a, b):
     if not _eager():
         return reference("solve")(a, b)
     vec = len(b.shape) == len(a.shape) - 1
-    aw, bw = _w(a), _w(b)
+    aw, bw = a, b
     if vec:
         bw = bw[..., None]
     batch = tf.broadcast_static_shape(aw.shape[:-2], bw.shape[:-2])
     aw = tf.broadcast_to(aw, batch.concatenate(aw.shape[-2:]))
     bw = tf.broadcast_to(bw, batch.concatenate(bw.shape[-2:]))
-    if 0 in aw.shape or 0 in bw.shape:
-        return reference("solve")(a, b)
     try:
         out = tf.linalg.solve(aw, bw)
     except _InvalidArgument:  # singular
         return reference("solve")(a, b)
     if vec:
         out = out[..., 0]
-    return _b(out, a.dtype)
+    return out
 
 
 def inv(x):
     if not _eager():
         return reference("inv")(x)
-    if 0 in x.shape:
-        return x
     try:
-        return _b(tf.linalg.inv(_w(x)), x.dtype)
+        return tf.linalg.inv(x)
     except _InvalidArgument:  # singular
         return reference("inv")(x)
 
@@ -205,7 +186,7 @@ def inv(x):
 def qr(x, mode):
     m, n = x.shape[-2], x.shape[-1]
     k = min(m, n)
-    q, r = tf.linalg.qr(_w(x), full_matrices=mode == "complete")
+    q, r = tf.linalg.qr(x, full_matrices=mode == "complete")
     if k:
         d = tf.linalg.diag_part(r)[..., :k]
         s = tf.where(d < 0, tf.constant(-1.0, d.dtype), tf.constant(1.0, d.dtype))
@@ -217,7 +198,7 @@ def qr(x, mode):
             sr = tf.concat([s, tf.ones(tf.concat([tf.shape(s)[:-1], [r.shape[-2] - k]], 0), s.dtype)], -1)
         q = q * sq[..., None, :]
         r = tf.linalg.band_part(r * sr[..., :, None], 0, -1)
-    return _b(q, x.dtype), _b(r, x.dtype)
+    return q, r
 
 
 # ===== svd, eigh, eig =====
@@ -238,10 +219,9 @@ def _signs(v):
 
 def svd(x, full_matrices, compute_uv):
     # tf.linalg.svd (s descending), signs normalised to core's convention.
-    xw = _w(x)
     if not compute_uv:
-        return _b(tf.linalg.svd(xw, compute_uv=False), x.dtype)
-    s, u, v = tf.linalg.svd(xw, full_matrices=full_matrices, compute_uv=True)
+        return tf.linalg.svd(x, compute_uv=False)
+    s, u, v = tf.linalg.svd(x, full_matrices=full_matrices, compute_uv=True)
     vh = tf.linalg.adjoint(v)
     k = min(x.shape[-2], x.shape[-1])
     sign = _signs(u[..., :, :k])
@@ -254,7 +234,7 @@ def svd(x, full_matrices, compute_uv):
         vh_parts.append(rest * _signs(tf.linalg.matrix_transpose(rest))[..., :, None])
     u = tf.concat(u_parts, -1) if len(u_parts) > 1 else u_parts[0]
     vh = tf.concat(vh_parts, -2) if len(vh_parts) > 1 else vh_parts[0]
-    return _b(u, x.dtype), _b(s, x.dtype), _b(vh, x.dtype)
+    return u, s, vh
 
 
 @tf.custom_gradient
@@ -267,15 +247,15 @@ def _symmetric_gradient(x):
 
 def eigh(x):
     # tf.linalg.eigh: ascending, reads the lower triangle; signs to core's convention.
-    w, v = tf.linalg.eigh(_symmetric_gradient(_w(x)))
+    w, v = tf.linalg.eigh(_symmetric_gradient(x))
     v = v * _signs(v)[..., None, :]
-    return _b(w, x.dtype), _b(v, x.dtype)
+    return w, v
 
 
 def eig(x):
     if _eager():  # LAPACK's order and phases, as the other backends
         return _eig_host(x)
-    w, v = tf.linalg.eig(_w(x))
+    w, v = tf.linalg.eig(x)
     return tf.cast(w, tf.complex64), tf.cast(v, tf.complex64)
 
 
@@ -307,8 +287,6 @@ def _eig_host(x):
 def _pinv_of(a, rcond):
     """pinv of (..., m, n) a (computation dtype), np.linalg.pinv's cutoff rule."""
     m, n = a.shape[-2], a.shape[-1]
-    if m == 0 or n == 0:
-        return tf.zeros(tf.concat([tf.shape(a)[:-2], [n, m]], 0), a.dtype)
     if rcond is None:
         rcond = _eps(a.dtype) * max(m, n)
     s, u, v = tf.linalg.svd(a, full_matrices=False, compute_uv=True)
@@ -319,26 +297,21 @@ def _pinv_of(a, rcond):
 
 
 def pinv(x, rcond):
-    return _b(_pinv_of(_w(x), rcond), x.dtype)
+    return _pinv_of(x, rcond)
 
 
 def lstsq(a, b, rcond):
-    aw, bw = _w(a), _w(b)
     if rcond is None:
-        rcond = _eps(aw.dtype) * max(a.shape)
-    p = _pinv_of(aw, rcond)  # (n, m)
-    out = tf.linalg.matvec(p, bw) if len(b.shape) == 1 else tf.linalg.matmul(p, bw)
-    return _b(out, a.dtype)
+        rcond = _eps(a.dtype) * max(a.shape)
+    p = _pinv_of(a, rcond)  # (n, m)
+    return tf.linalg.matvec(p, b) if len(b.shape) == 1 else tf.linalg.matmul(p, b)
 
 
 def matrix_rank(x, tol):
-    xw = _w(x)
     m, n = x.shape[-2], x.shape[-1]
-    if m == 0 or n == 0:
-        return tf.zeros(tf.shape(x)[:-2], tf.int32)
-    s = tf.linalg.svd(xw, compute_uv=False)
+    s = tf.linalg.svd(x, compute_uv=False)
     if tol is None:
-        cut = tf.reduce_max(s, -1, keepdims=True) * (max(m, n) * _eps(xw.dtype))
+        cut = tf.reduce_max(s, -1, keepdims=True) * (max(m, n) * _eps(x.dtype))
     else:
         cut = tf.constant(tol, s.dtype)
     return tf.reduce_sum(tf.cast(s > cut, tf.int32), -1)
@@ -347,43 +320,41 @@ def matrix_rank(x, tol):
 # ===== norm =====
 
 
+@nonempty  # tf's reduce_max/min of no singular values is -inf/+inf, not NumPy's answer
 def norm(x, ord, axis, keepdims):
-    a = _w(x)
     if len(axis) == 1 or ord is None and len(axis) != 2:
         ax = list(axis)
         if ord is None or ord == 2:
-            out = tf.sqrt(tf.reduce_sum(a * a, ax, keepdims))
+            out = tf.sqrt(tf.reduce_sum(x * x, ax, keepdims))
         elif ord == math.inf:
-            out = tf.reduce_max(tf.abs(a), ax, keepdims)
+            out = tf.reduce_max(tf.abs(x), ax, keepdims)
         elif ord == -math.inf:
-            out = tf.reduce_min(tf.abs(a), ax, keepdims)
+            out = tf.reduce_min(tf.abs(x), ax, keepdims)
         elif ord == 0:
-            out = tf.reduce_sum(tf.cast(tf.not_equal(a, 0), a.dtype), ax, keepdims)
+            out = tf.reduce_sum(tf.cast(tf.not_equal(x, 0), x.dtype), ax, keepdims)
         elif ord == 1:
-            out = tf.reduce_sum(tf.abs(a), ax, keepdims)
+            out = tf.reduce_sum(tf.abs(x), ax, keepdims)
         else:
             p = float(ord)
-            out = tf.pow(tf.reduce_sum(tf.pow(tf.abs(a), p), ax, keepdims), 1.0 / p)
-        return _b(out, x.dtype)
+            out = tf.pow(tf.reduce_sum(tf.pow(tf.abs(x), p), ax, keepdims), 1.0 / p)
+        return out
     r, c = axis
     nd = len(x.shape)
     if ord in (None, "fro"):
-        out = tf.sqrt(tf.reduce_sum(a * a, list(axis), keepdims))
+        out = tf.sqrt(tf.reduce_sum(x * x, list(axis), keepdims))
     elif ord in (1, -1, math.inf, -math.inf):
         inner, outer = (r, c) if ord in (1, -1) else (c, r)
-        s = tf.reduce_sum(tf.abs(a), inner, keepdims=True)
+        s = tf.reduce_sum(tf.abs(x), inner, keepdims=True)
         red = tf.reduce_max if ord in (1, math.inf) else tf.reduce_min
         out = red(s, outer, keepdims=True)
         if not keepdims:
             out = tf.squeeze(out, sorted(axis))
     else:  # 2, -2, "nuc": singular values of the matrices moved last
         perm = [i for i in range(nd) if i not in axis] + [r, c]
-        if 0 in (x.shape[r], x.shape[c]):
-            return reference("norm")(x, ord, axis, keepdims)
-        s = tf.linalg.svd(tf.transpose(a, perm), compute_uv=False)
+        s = tf.linalg.svd(tf.transpose(x, perm), compute_uv=False)
         out = (tf.reduce_max(s, -1) if ord == 2 else tf.reduce_min(s, -1) if ord == -2
                else tf.reduce_sum(s, -1))
         if keepdims:
             for ax in sorted(axis):
                 out = tf.expand_dims(out, ax)
-    return _b(out, x.dtype)
+    return out

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from polyops.plugin import nonempty
+
 # -- Fourier transforms (core's fft contracts: (real, imag) pairs of one float dtype) --------
-# tf.signal in complex64 (float16/bfloat16 parts widen to float32); results in the parts' dtype.
+# tf.signal in complex64 (float64 parts too); results in the parts' dtype.
 
 
 def _c(x):
@@ -18,64 +20,36 @@ def _parts(z, dtype):
 
 
 def fft(x):
-    if 0 in tuple(x[0].shape):
-        return x[0], x[1]
     return _parts(tf.signal.fft(_c(x)), x[0].dtype)
 
 
 def fft2(x):
-    if 0 in tuple(x[0].shape):
-        return x[0], x[1]
     return _parts(tf.signal.fft2d(_c(x)), x[0].dtype)
 
 
 def ifft2(x):
-    if 0 in tuple(x[0].shape):
-        return x[0], x[1]
     return _parts(tf.signal.ifft2d(_c(x)), x[0].dtype)
 
 
+@nonempty  # tf's RFFT rejects zero-size input (and pads an empty signal with garbage)
 def rfft(x, fft_length):
-    if 0 in tuple(x.shape):  # tf's RFFT rejects zero-size input
-        out = tf.zeros((*x.shape[:-1], fft_length // 2 + 1), x.dtype)
-        return out, tf.identity(out)
     # cropped here: tf's RFFT gradient has the uncropped shape (Incompatible shapes)
     z = tf.signal.rfft(tf.cast(x[..., :fft_length], tf.float32), fft_length=[fft_length])
     return _parts(z, x.dtype)
 
 
+@nonempty  # tf's IRFFT rejects zero-size input (and pads an empty signal with garbage)
 def irfft(x, fft_length):
-    if 0 in tuple(x[0].shape):
-        return tf.zeros((*x[0].shape[:-1], fft_length), x[0].dtype)
     # cropped here: tf's IRFFT gradient has the uncropped shape (Incompatible shapes)
     z = _c(x)[..., :fft_length // 2 + 1]
     return tf.cast(tf.signal.irfft(z, fft_length=[fft_length]), x[0].dtype)
 
 
 # ===== special functions =====
-# tf.math's kernels; float16/bfloat16 compute in float32 and round back (as core's references).
+# tf.math's kernels (float16/bfloat16 arrive as float32: the ops declare compute).
 
-_HALF = (tf.float16, tf.bfloat16)
-
-
-def _w(x):
-    return tf.cast(x, tf.float32) if x.dtype in _HALF else x
-
-
-def _b(y, dtype):
-    return y if y.dtype == dtype else tf.cast(y, dtype)
-
-
-def _unary(fn):
-    def kernel(x):
-        return _b(fn(_w(x)), x.dtype)
-
-    kernel.__name__ = getattr(fn, "__name__", "kernel")
-    return kernel
-
-
-erf = _unary(tf.math.erf)  # erf(+-inf) = +-1, NaN propagates
-erfc = _unary(tf.math.erfc)
+erf = tf.math.erf  # erf(+-inf) = +-1, NaN propagates
+erfc = tf.math.erfc
 
 
 def erfinv(x):
@@ -85,40 +59,40 @@ def erfinv(x):
         return tf.math.erfinv(x)
     return tf.cast(tf.math.erfinv(tf.cast(x, tf.float64)), x.dtype)
 
-rsqrt = _unary(tf.math.rsqrt)  # rsqrt(0) = inf, x < 0 -> NaN
+rsqrt = tf.math.rsqrt  # rsqrt(0) = inf, x < 0 -> NaN
 
 
 def gammainc(a, x):
     # tf.math.igamma broadcasts; NaN where a <= 0 or x < 0, P(a, 0) = 0, P(a, inf) = 1.
-    return _b(tf.math.igamma(_w(a), _w(x)), a.dtype)
+    return tf.math.igamma(a, x)
 
 
 def logdet(x):
     # log|det x| as slogdet (-inf for a singular matrix, 0 for 0x0).
-    return _b(tf.linalg.slogdet(_w(x))[1], x.dtype)
+    return tf.linalg.slogdet(x)[1]
 
 
 def logsumexp(x, axis, keepdims):
     # tf.reduce_logsumexp: all -inf (or empty) -> -inf, +inf -> +inf, NaN propagates.
     ax = None if axis is None else list(axis)
-    return _b(tf.math.reduce_logsumexp(_w(x), ax, keepdims), x.dtype)
+    return tf.math.reduce_logsumexp(x, ax, keepdims)
 
 
 # ===== segment reductions =====
 # tf.math.unsorted_segment_*: ids >= num_segments (an error in tf) are mapped to -1, which
 # tf drops; empty max/min segments (tf: the dtype's lowest/highest finite value) become
-# -inf/+inf for floats.  float16/bfloat16 reduce in float32.
+# -inf/+inf for floats.
 
 
 def _segment(fn, empty=None):
     def kernel(data, segment_ids, num_segments, sorted):
         ids = tf.where(segment_ids < num_segments, segment_ids, -1)
-        out = fn(_w(data), ids, num_segments)
+        out = fn(data, ids, num_segments)
         if empty is not None and data.dtype.is_floating:
             count = tf.math.unsorted_segment_sum(tf.ones_like(ids), ids, num_segments)
             count = tf.reshape(count, [num_segments] + [1] * (len(data.shape) - 1))
             out = tf.where(count > 0, out, tf.constant(empty, out.dtype))
-        return _b(out, data.dtype)
+        return out
 
     return kernel
 
@@ -132,6 +106,7 @@ segment_min = _segment(tf.math.unsorted_segment_min, float("inf"))
 # ===== top_k, in_top_k =====
 
 
+@nonempty  # tf's TopK gradient raises on zero-size input (range delta 0)
 def top_k(x, k, sorted):
     # tf.math.top_k: descending, ties by lower index; it misplaces NaN, so an input with
     # NaN goes through two stable sorts (NaN -> +inf by value, then NaNs first).
@@ -153,20 +128,17 @@ def top_k(x, k, sorted):
                           batch_dims=len(x.shape) - 1)[..., :k]
         return tf.gather(x, order, batch_dims=len(x.shape) - 1), tf.cast(order, tf.int32)
 
-    if 0 in x.shape:
-        return fast()
     return tf.cond(tf.reduce_any(tf.math.is_nan(x)), with_nan, fast)
 
 
+@nonempty  # tf's gather has no class to read with zero classes
 def in_top_k(targets, predictions, k):
     # Counted directly (tf.math.in_top_k gives False for any non-finite target score):
     # True where fewer than k classes score strictly higher; NaN target -> -inf; a target
     # outside [0, C) -> False.
-    p = tf.cast(predictions, tf.int32) if predictions.dtype == tf.bool else _w(predictions)
+    p = tf.cast(predictions, tf.int32) if predictions.dtype == tf.bool else predictions
     c = p.shape[-1] if p.shape[-1] is not None else tf.shape(p)[-1]
     valid = tf.logical_and(targets >= 0, targets < c)
-    if c == 0:
-        return tf.zeros_like(valid)
     t = tf.gather(p, tf.clip_by_value(targets, 0, c - 1)[:, None], batch_dims=1)  # (B, 1)
     if p.dtype.is_floating:
         t = tf.where(tf.math.is_nan(t), tf.constant(float("-inf"), p.dtype), t)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
-from .numpy._common import _host_view
+from .numpy._common import _HALF, _host_view
 
 relu = tf.nn.relu
 sigmoid = tf.math.sigmoid
@@ -23,49 +23,41 @@ def softmax(x, axis):
 
 
 # ===== activations =====
-# tf.nn's activations, computed in float32 for float16/bfloat16 and cast back; the ops
-# tf has no direct, matching function for use core's references.
-
-_HALF_TF = (tf.float16, tf.bfloat16)
-
-
-def _act(fn):
-    def kernel(x, *args):
-        if x.dtype in _HALF_TF:
-            return tf.cast(fn(tf.cast(x, tf.float32), *args), x.dtype)
-        return fn(x, *args)
-
-    kernel.__name__ = getattr(fn, "__name__", "kernel")
-    return kernel
-
+# tf.nn's activations (float16/bfloat16 arrive as float32: the ops declare compute); the
+# ops tf has no direct, matching function for use core's references.
 
 relu6 = tf.nn.relu6  # ints too; NaN propagates
-softplus = _act(tf.math.softplus)
-log_sigmoid = _act(tf.math.log_sigmoid)
-softsign = _act(tf.nn.softsign)
-silu = _act(tf.nn.silu)
-selu = _act(tf.nn.selu)
-gelu = _act(lambda x, approximate: tf.nn.gelu(x, approximate=approximate))
-leaky_relu = _act(lambda x, negative_slope: tf.nn.leaky_relu(x, negative_slope))
-log_softmax = _act(lambda x, axis: tf.nn.log_softmax(x, axis))
+softplus = tf.math.softplus
+log_sigmoid = tf.math.log_sigmoid
+softsign = tf.nn.softsign
+silu = tf.nn.silu
+selu = tf.nn.selu
 
 
-@_act
+def gelu(x, approximate):
+    return tf.nn.gelu(x, approximate=approximate)
+
+
+def leaky_relu(x, negative_slope):
+    return tf.nn.leaky_relu(x, negative_slope)
+
+
+def log_softmax(x, axis):
+    return tf.nn.log_softmax(x, axis)
+
+
 def elu(x, alpha):
     return tf.where(x >= 0, x, alpha * tf.nn.elu(x))  # tf.nn.elu has alpha = 1
 
 
 # ===== conv and pools =====
 # tf.nn.convolution / max_pool / avg_pool (TF's "same" is Keras's); TF's CPU kernels lack
-# channels_first, so those inputs are transposed.  float16/bfloat16 compute in float32.
+# channels_first, so those inputs are transposed.
 # Grouped convs and strides > 1 with dilation > 1 (unsupported by tf.nn.convolution)
 # use core's reference; so do depthwise_conv and dilated conv_transposes.  conv_transpose
 # computes the full transposed conv ("VALID"), then takes Keras's window of it.
 
-from polyops.plugin import conv_transpose_padding, conv_transpose_size, reference  # noqa: E402
-
-
-_HALF = (tf.float16, tf.bfloat16)
+from polyops.plugin import conv_transpose_padding, conv_transpose_size, nonempty, reference  # noqa: E402
 
 
 def _tf_cl(x, nd, fmt):
@@ -77,6 +69,9 @@ def _tf_back(y, nd, fmt):
 
 
 def _tf_work(x):
+    """x in float32 if it is float16/bfloat16, for the ops without a compute dtype whose
+    tf kernels lack or lose half precision (MaxPool3D has no CPU float16 kernel;
+    tf.nn.moments and batch_normalization would accumulate in it)."""
     return tf.cast(x, tf.float32) if x.dtype in _HALF else x
 
 
@@ -85,53 +80,46 @@ def _tf_work(x):
 _TF_FORMAT = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
 
 
+@nonempty  # tf's conv rejects an empty filter and mis-shapes an empty batch
 def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
     nd = len(strides)
     cin = inputs.shape[-1] if data_format == "channels_last" else inputs.shape[1]
-    if (cin != kernel.shape[-2] or (any(s > 1 for s in strides) and any(d > 1 for d in dilation_rate))
-            or 0 in inputs.shape or 0 in kernel.shape):
+    if cin != kernel.shape[-2] or (any(s > 1 for s in strides) and any(d > 1 for d in dilation_rate)):
         return reference("conv")(inputs, kernel, strides, padding, data_format, dilation_rate)
-    x = _tf_work(_tf_cl(inputs, nd, data_format))
-    y = tf.nn.convolution(x, _tf_work(kernel), strides=strides, padding=padding.upper(),
-                          dilations=dilation_rate, data_format=_TF_FORMAT[nd])
-    return tf.cast(_tf_back(y, nd, data_format), inputs.dtype)
+    y = tf.nn.convolution(_tf_cl(inputs, nd, data_format), kernel, strides=strides,
+                          padding=padding.upper(), dilations=dilation_rate,
+                          data_format=_TF_FORMAT[nd])
+    return _tf_back(y, nd, data_format)
 
 
 def _tf_pool(fn, inputs, pool_size, strides, padding, data_format):
     nd = len(pool_size)
-    if 0 in inputs.shape:
-        return None
     x = _tf_work(_tf_cl(inputs, nd, data_format))
     y = fn(x, pool_size, strides, padding.upper(), data_format=_TF_FORMAT[nd])
     return tf.cast(_tf_back(y, nd, data_format), inputs.dtype)
 
 
 def max_pool(inputs, pool_size, strides, padding, data_format):
-    out = _tf_pool(tf.nn.max_pool, inputs, pool_size, strides, padding, data_format)
-    if out is None:
-        return reference("max_pool")(inputs, pool_size, strides, padding, data_format)
-    return out
+    return _tf_pool(tf.nn.max_pool, inputs, pool_size, strides, padding, data_format)
 
 
+@nonempty  # tf's AvgPoolGrad raises on zero-size input
 def average_pool(inputs, pool_size, strides, padding, data_format):
-    out = _tf_pool(tf.nn.avg_pool, inputs, pool_size, strides, padding, data_format)
-    if out is None:
-        return reference("average_pool")(inputs, pool_size, strides, padding, data_format)
-    return out
+    return _tf_pool(tf.nn.avg_pool, inputs, pool_size, strides, padding, data_format)
 
 
+@nonempty  # tf's conv_transpose rejects an empty filter
 def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
     nd = len(strides)
-    if any(d > 1 for d in dilation_rate) or 0 in inputs.shape or 0 in kernel.shape:
+    if any(d > 1 for d in dilation_rate):
         return reference("conv_transpose")(inputs, kernel, strides, padding, output_padding, data_format,
                                            dilation_rate)
-    x = _tf_work(_tf_cl(inputs, nd, data_format))
+    x = _tf_cl(inputs, nd, data_format)
     ks = tuple(kernel.shape[:nd])
     spatial = tuple(x.shape[1:-1])
     full = [(n - 1) * s + k for n, s, k in zip(spatial, strides, ks)]
     batch = x.shape[0] if x.shape[0] is not None else tf.shape(x)[0]
-    y = tf.nn.conv_transpose(x, _tf_work(kernel), [batch, *full, kernel.shape[-2]], strides,
-                             "VALID")
+    y = tf.nn.conv_transpose(x, kernel, [batch, *full, kernel.shape[-2]], strides, "VALID")
     key, pads = [slice(None)], [(0, 0)]
     for i in range(nd):
         op = None if output_padding is None else output_padding[i]
@@ -143,7 +131,7 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
     y = y[tuple(key)]
     if any(p != (0, 0) for p in pads):
         y = tf.pad(y, pads + [(0, 0)])
-    return tf.cast(_tf_back(y, nd, data_format), inputs.dtype)
+    return _tf_back(y, nd, data_format)
 
 
 # ===== one_hot, moments, batch_normalization, depth_to_space =====
@@ -165,7 +153,7 @@ def one_hot(x, num_classes, axis, dtype, sparse):
 def moments(x, axes, keepdims, synchronized):
     # mean(square(x - mean)) as tf.nn.moments (with float32 for float16/bfloat16; float16
     # results clipped to its range, as Keras).
-    w = tf.cast(x, tf.float32) if x.dtype in _HALF else x
+    w = _tf_work(x)
     m, v = tf.nn.moments(w, list(axes), keepdims=keepdims)
     if x.dtype == tf.float16:
         m = tf.clip_by_value(m, -65504.0, 65504.0)

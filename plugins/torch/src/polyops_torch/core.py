@@ -398,8 +398,6 @@ def slice(inputs, start_indices, shape):
 
 
 def slice_update(inputs, start_indices, updates):
-    if updates.numel() == 0:
-        return inputs
     starts = _int_starts(start_indices)
     if starts is None:
         return reference("slice_update")(inputs, start_indices, updates)

@@ -1,8 +1,8 @@
 """PyTorch kernels for the ``linalg`` op family (the rest use core's references).
 
-torch.linalg (LAPACK on CPU) has no float16/bfloat16 kernels: those compute in float32
-and are cast back.  Zero-size inputs go to core's reference (torch's LAPACK wrappers
-differ on them).  Conventions normalised to core's contracts: qr's non-negative diagonal
+torch.linalg (LAPACK on CPU) has no float16/bfloat16 kernels: the ops declare float32 as
+their compute dtype, so core hands those over widened (but matrix_power, widened here).
+Conventions normalised to core's contracts: qr's non-negative diagonal
 of r, lu_factor's 0-based int32 pivots, cholesky reading only the lower triangle.
 
 svd and eigh vectors are unique only up to sign, and torch's LAPACK (MKL) picks other
@@ -18,45 +18,30 @@ import math
 
 import torch
 
-from polyops.plugin import eig_vectors_error, reference
+from polyops.plugin import eig_vectors_error, nonempty, reference
 
-_HALF = (torch.float16, torch.bfloat16)
-
-
-def _w(x):
-    """x widened to float32 when torch.linalg has no kernel for its dtype."""
-    return x.float() if x.dtype in _HALF else x
+from .numpy._common import _HALF
 
 
 def _eps(dtype):
     return torch.finfo(torch.float64 if dtype == torch.float64 else torch.float32).eps
 
 
-def _empty(*xs):
-    return any(x.numel() == 0 for x in xs)
-
-
 # ===== cholesky, cholesky_inverse, solve_triangular =====================================
 
 
 def cholesky(x, upper):
-    if _empty(x):
-        return reference("cholesky")(x, upper)
-    a = _w(x)
-    lo, info = torch.linalg.cholesky_ex(a)  # reads the lower triangle only
+    lo, info = torch.linalg.cholesky_ex(x)  # reads the lower triangle only
     bad = (info != 0)[..., None, None]
     lo = torch.where(bad, torch.full_like(lo, math.nan), lo)  # not positive definite
     if upper:
         lo = lo.transpose(-1, -2)
-    return lo.to(x.dtype)
+    return lo
 
 
 def cholesky_inverse(x, upper):
-    if _empty(x):
-        return reference("cholesky_inverse")(x, upper)
-    a = _w(x)
-    a = torch.triu(a) if upper else torch.tril(a)
-    return torch.cholesky_inverse(a, upper=upper).to(x.dtype)
+    a = torch.triu(x) if upper else torch.tril(x)
+    return torch.cholesky_inverse(a, upper=upper)
 
 
 def _rhs(a, b):
@@ -65,30 +50,23 @@ def _rhs(a, b):
 
 
 def solve_triangular(a, b, lower):
-    if _empty(a, b):
-        return reference("solve_triangular")(a, b, lower)
     bb, vec = _rhs(a, b)
-    out = torch.linalg.solve_triangular(_w(a), _w(bb), upper=not lower)
-    return (out.squeeze(-1) if vec else out).to(a.dtype)
+    out = torch.linalg.solve_triangular(a, bb, upper=not lower)
+    return out.squeeze(-1) if vec else out
 
 
 # ===== LU: lu_factor, det, solve, inv ===================================================
 
 
 def lu_factor(x):
-    if _empty(x):
-        return reference("lu_factor")(x)
-    lu, piv, _ = torch.linalg.lu_factor_ex(_w(x))
-    return lu.to(x.dtype), (piv - 1).to(torch.int32)
+    lu, piv, _ = torch.linalg.lu_factor_ex(x)
+    return lu, (piv - 1).to(torch.int32)
 
 
 def det(x):
-    if _empty(x):
-        return reference("det")(x)
-    a = _w(x)
-    if a.is_floating_point() and torch.is_grad_enabled() and a.requires_grad:
-        return _Det.apply(a).to(x.dtype)
-    return torch.linalg.det(a).to(x.dtype)
+    if x.is_floating_point() and torch.is_grad_enabled() and x.requires_grad:
+        return _Det.apply(x)
+    return torch.linalg.det(x)
 
 
 def _cofactors(a):
@@ -119,23 +97,18 @@ class _Det(torch.autograd.Function):
 
 
 def solve(a, b):
-    if _empty(a, b):
-        return reference("solve")(a, b)
     bb, vec = _rhs(a, b)
-    out = torch.linalg.solve_ex(_w(a), _w(bb))[0]  # singular: inf/nan, no error
-    return (out.squeeze(-1) if vec else out).to(a.dtype)
+    out = torch.linalg.solve_ex(a, bb)[0]  # singular: inf/nan, no error
+    return out.squeeze(-1) if vec else out
 
 
 def inv(x):
-    if _empty(x):
-        return reference("inv")(x)
-    return torch.linalg.inv_ex(_w(x))[0].to(x.dtype)
+    return torch.linalg.inv_ex(x)[0]
 
 
 def matrix_power(a, n):
-    if _empty(a):
-        return reference("matrix_power")(a, n)
-    w = _w(a)
+    # no compute dtype declared: float16/bfloat16 widen here (torch.linalg has no kernels)
+    w = a.float() if a.dtype in _HALF else a
     if n < 0:
         w = torch.linalg.inv_ex(w)[0]
         n = -n
@@ -146,9 +119,7 @@ def matrix_power(a, n):
 
 
 def qr(x, mode):
-    if _empty(x):
-        return reference("qr")(x, mode)
-    q, r = torch.linalg.qr(_w(x), mode=mode)
+    q, r = torch.linalg.qr(x, mode=mode)
     m, n = x.shape[-2], x.shape[-1]
     k = min(m, n)
     d = torch.diagonal(r, dim1=-2, dim2=-1)[..., :k]
@@ -163,7 +134,7 @@ def qr(x, mode):
         s_r = s
     q = q * s_q[..., None, :]
     r = torch.triu(r * s_r[..., :, None])
-    return q.to(x.dtype), r.to(x.dtype)
+    return q, r
 
 
 # ===== svd, lstsq, pinv, matrix_rank ====================================================
@@ -172,6 +143,8 @@ def qr(x, mode):
 def _signs(v):
     """(..., k) signs making each column of v have its largest-|entry| positive (the
     first within 1e-3 of the largest on a near tie): core's sign convention."""
+    if v.shape[-2] == 0:  # vectors of no entries (svd of (0, n)): +1, amax has no identity
+        return torch.ones(v.shape[:-2] + v.shape[-1:], dtype=v.dtype)
     a = v.abs()
     near = (a >= a.amax(-2, keepdim=True) * (1 - 1e-3)).to(torch.int8)
     idx = torch.argmax(near, dim=-2, keepdim=True)  # the first near-maximal index
@@ -180,11 +153,9 @@ def _signs(v):
 
 
 def svd(x, full_matrices, compute_uv):
-    if _empty(x):
-        return reference("svd")(x, full_matrices, compute_uv)
     if not compute_uv:
-        return torch.linalg.svdvals(_w(x)).to(x.dtype)
-    u, s, vh = torch.linalg.svd(_w(x), full_matrices=full_matrices)
+        return torch.linalg.svdvals(x)
+    u, s, vh = torch.linalg.svd(x, full_matrices=full_matrices)
     k = s.shape[-1]
     sign = _signs(u[..., :, :k])
     parts_u, parts_vh = [u[..., :, :k] * sign[..., None, :]], [vh[..., :k, :] * sign[..., :, None]]
@@ -195,14 +166,12 @@ def svd(x, full_matrices, compute_uv):
         extra = vh[..., k:, :]
         parts_vh.append(extra * _signs(extra.transpose(-1, -2))[..., :, None])
     u, vh = torch.cat(parts_u, -1), torch.cat(parts_vh, -2)
-    return u.to(x.dtype), s.to(x.dtype), vh.to(x.dtype)
+    return u, s, vh
 
 
 def eigh(x):
-    if _empty(x):
-        return reference("eigh")(x)
-    w, v = torch.linalg.eigh(_w(x), UPLO="L")
-    return w.to(x.dtype), (v * _signs(v)[..., None, :]).to(x.dtype)
+    w, v = torch.linalg.eigh(x, UPLO="L")
+    return w, v * _signs(v)[..., None, :]
 
 
 def eig(x):
@@ -241,32 +210,28 @@ class _Eig(torch.autograd.Function):
 
 
 def lstsq(a, b, rcond):
-    if _empty(a, b):
-        return reference("lstsq")(a, b, rcond)
     if rcond is None:
         rcond = _eps(a.dtype) * max(a.shape)
     bb = b.unsqueeze(-1) if b.ndim == 1 else b
     # gelsd: NumPy's driver (SVD, minimum norm, s <= rcond * s.max() count as zero)
-    out = torch.linalg.lstsq(_w(a), _w(bb), rcond=rcond, driver="gelsd").solution
-    return (out.squeeze(-1) if b.ndim == 1 else out).to(a.dtype)
+    out = torch.linalg.lstsq(a, bb, rcond=rcond, driver="gelsd").solution
+    return out.squeeze(-1) if b.ndim == 1 else out
 
 
+@nonempty  # the cutoff's amax has no identity
 def pinv(x, rcond):
-    if _empty(x):
-        return reference("pinv")(x, rcond)
     if rcond is None:
         rcond = _eps(x.dtype) * max(x.shape[-2:])
-    u, s, vh = torch.linalg.svd(_w(x), full_matrices=False)
+    u, s, vh = torch.linalg.svd(x, full_matrices=False)
     cutoff = rcond * s.amax(-1, keepdim=True)
     inv_s = torch.where(s > cutoff, 1.0 / torch.where(s > cutoff, s, 1.0), 0.0)
     out = (vh.transpose(-1, -2) * inv_s[..., None, :]) @ u.transpose(-1, -2)
-    return out.to(x.dtype)
+    return out
 
 
+@nonempty  # the cutoff's amax has no identity
 def matrix_rank(x, tol):
-    if _empty(x):
-        return reference("matrix_rank")(x, tol)
-    s = torch.linalg.svdvals(_w(x))
+    s = torch.linalg.svdvals(x)
     if tol is None:
         tol = s.amax(-1, keepdim=True) * (max(x.shape[-2:]) * _eps(x.dtype))
     return (s > tol).sum(-1).to(torch.int32)
@@ -276,13 +241,10 @@ def matrix_rank(x, tol):
 
 
 def norm(x, ord, axis, keepdims):
-    if _empty(x):
-        return reference("norm")(x, ord, axis, keepdims)
-    a = _w(x)
     if len(axis) == 1 or (ord is None and len(axis) != 2):
         p = 2.0 if ord is None else float(ord)
-        out = torch.linalg.vector_norm(a, p, dim=axis, keepdim=keepdims)
+        out = torch.linalg.vector_norm(x, p, dim=axis, keepdim=keepdims)
     else:
         o = "fro" if ord is None else ord
-        out = torch.linalg.matrix_norm(a, o, dim=axis, keepdim=keepdims)
-    return out.to(x.dtype)
+        out = torch.linalg.matrix_norm(x, o, dim=axis, keepdim=keepdims)
+    return out

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import torch
 
+from polyops.plugin import nonempty
+
 # -- Fourier transforms (core's fft contracts: (real, imag) pairs of one float dtype) --------
-# torch.fft in complex64 (float16/bfloat16 parts widen to float32); results in the parts' dtype.
+# torch.fft in complex64 (float64 parts too); results in the parts' dtype.
 
 
 def _c(x):
@@ -17,75 +19,52 @@ def _parts(z, dtype):
     return z.real.to(dtype), z.imag.to(dtype)
 
 
-# (torch's MKL FFT fails on zero-size tensors: those are answered here)
+# (torch's MKL FFT fails on zero-size tensors: core answers those, `nonempty`)
 
 
+@nonempty
 def fft(x):
-    if x[0].numel() == 0:
-        return x[0], x[1]
     return _parts(torch.fft.fft(_c(x), dim=-1), x[0].dtype)
 
 
+@nonempty
 def fft2(x):
-    if x[0].numel() == 0:
-        return x[0], x[1]
     return _parts(torch.fft.fft2(_c(x), dim=(-2, -1)), x[0].dtype)
 
 
+@nonempty
 def ifft2(x):
-    if x[0].numel() == 0:
-        return x[0], x[1]
     return _parts(torch.fft.ifft2(_c(x), dim=(-2, -1)), x[0].dtype)
 
 
+@nonempty
 def rfft(x, fft_length):
-    if x.numel() == 0:
-        out = torch.zeros((*x.shape[:-1], fft_length // 2 + 1), dtype=x.dtype)
-        return out, out.clone()
     return _parts(torch.fft.rfft(x.to(torch.float32), n=fft_length, dim=-1), x.dtype)
 
 
+@nonempty
 def irfft(x, fft_length):
-    if x[0].numel() == 0:
-        return torch.zeros((*x[0].shape[:-1], fft_length), dtype=x[0].dtype)
     return torch.fft.irfft(_c(x), n=fft_length, dim=-1).to(x[0].dtype)
 
 
 # ===== special functions ==============================================================
-# torch's float32 kernels (float16/bfloat16 widen to float32 and round back, as core's
-# references do); the IEEE edges (erf(+-inf) = +-1, erfinv(+-1) = +-inf, rsqrt(0) = inf)
+# torch's kernels (float16/bfloat16 arrive as float32: the ops declare compute); the IEEE edges (erf(+-inf) = +-1, erfinv(+-1) = +-inf, rsqrt(0) = inf)
 # are torch's too.
 
 import math as _math  # noqa: E402
 
 from polyops.plugin import reference as _reference  # noqa: E402
 
-_HALF = (torch.float16, torch.bfloat16)
-
-
-def _w(x):
-    return x.float() if x.dtype in _HALF else x
-
-
-def _unary(fn):
-    def kernel(x):
-        return fn(_w(x)).to(x.dtype)
-
-    kernel.__name__ = getattr(fn, "__name__", "kernel")
-    return kernel
-
-
-erf = _unary(torch.erf)
+erf = torch.erf
 
 
 def erfc(x):
-    w = _w(x)
     # core's erfc is 0 past 9.19 (below float32's smallest normal: no subnormals)
-    return torch.where(w > 9.19, 0.0, torch.erfc(w)).to(x.dtype)
+    return torch.where(x > 9.19, 0.0, torch.erfc(x))
 
 
-erfinv = _unary(torch.erfinv)
-rsqrt = _unary(torch.rsqrt)
+erfinv = torch.erfinv
+rsqrt = torch.rsqrt
 
 
 def gammainc(a, x):
@@ -97,18 +76,16 @@ def gammainc(a, x):
         raise NotDifferentiableError(
             "gammainc: expected a constant a, got a differentiated one on the torch "
             "backend; torch has no derivative of gammainc with respect to a")
-    dt = a.dtype
-    aw, xw = _w(a), _w(x)
-    out = torch.special.gammainc(aw, xw)
-    out = torch.where(xw == _math.inf, 1.0, out)
+    out = torch.special.gammainc(a, x)
+    out = torch.where(x == _math.inf, 1.0, out)
     # core's rule: NaN where a <= 0 or x < 0 (SciPy/torch give their limit 1 at a = 0)
-    bad = (aw <= 0) | (xw < 0) | torch.isnan(aw) | torch.isnan(xw)
-    return torch.where(bad, _math.nan, out).to(dt)
+    bad = (a <= 0) | (x < 0) | torch.isnan(a) | torch.isnan(x)
+    return torch.where(bad, _math.nan, out)
 
 
 # ===== segment reductions =============================================================
 # scatter_reduce into num_segments + 1 rows, the last one collecting the ids outside
-# [0, num_segments) (then dropped); float16/bfloat16 reduce in float32.  Unsigned ints
+# [0, num_segments) (then dropped).  Unsigned ints
 # wider than uint8 (no torch scatter kernels) use core's reference.
 
 _NO_SCATTER = (torch.uint16, torch.uint32, torch.uint64)
@@ -118,8 +95,7 @@ def _segment(kind, reduce):
     def kernel(data, segment_ids, num_segments, sorted):
         if data.dtype in _NO_SCATTER:
             return _reference("segment_" + kind)(data, segment_ids, num_segments, sorted)
-        dt = data.dtype
-        x = _w(data)
+        x = data
         ids = segment_ids.to(torch.int64)
         ids = torch.where((ids >= 0) & (ids < num_segments), ids, num_segments)
         if kind == "sum":
@@ -134,7 +110,7 @@ def _segment(kind, reduce):
         out = torch.full((num_segments + 1,) + tuple(x.shape[1:]), fill, dtype=x.dtype)
         index = ids.reshape((-1,) + (1,) * (x.ndim - 1)).expand(x.shape)
         out = out.scatter_reduce(0, index, x, reduce=reduce, include_self=True)
-        return out[:num_segments].to(dt)
+        return out[:num_segments]
 
     kernel.__name__ = "segment_" + kind
     return kernel
@@ -160,6 +136,7 @@ def top_k(x, k, sorted):
     return torch.gather(x, -1, idx), idx.to(torch.int32)
 
 
+@nonempty  # torch's gather has no class to read with zero classes
 def in_top_k(targets, predictions, k):
     if predictions.dtype == torch.uint64:
         return _reference("in_top_k")(targets, predictions, k)
@@ -169,8 +146,6 @@ def in_top_k(targets, predictions, k):
     c = p.shape[-1]
     t = targets.to(torch.int64)
     valid = (t >= 0) & (t < c)
-    if c == 0:
-        return torch.zeros(t.shape, dtype=torch.bool)
     at = torch.gather(p, -1, torch.where(valid, t, 0)[:, None])
     if at.is_floating_point():
         at = torch.where(torch.isnan(at), -_math.inf, at)
@@ -185,15 +160,12 @@ def logsumexp(x, axis, keepdims):
     dims = tuple(range(x.ndim)) if axis is None else axis
     if not dims:  # 0-d (or no axis): log(exp(x)) = x
         return x.clone()
-    return torch.logsumexp(_w(x), dim=dims, keepdim=keepdims).to(x.dtype)
+    return torch.logsumexp(x, dim=dims, keepdim=keepdims)
 
 
 def cdist(x, y):
-    if x.numel() == 0 or y.numel() == 0:
-        return _reference("cdist")(x, y)
     # the direct form: torch's matmul form (|x|^2 + |y|^2 - 2 x.y) cancels
-    return torch.cdist(_w(x), _w(y), p=2.0,
-                       compute_mode="donot_use_mm_for_euclid_dist").to(x.dtype)
+    return torch.cdist(x, y, p=2.0, compute_mode="donot_use_mm_for_euclid_dist")
 
 
 def extract_sequences(x, sequence_length, sequence_stride):
@@ -203,6 +175,4 @@ def extract_sequences(x, sequence_length, sequence_stride):
 
 
 def logdet(x):
-    if x.numel() == 0:
-        return _reference("logdet")(x)
-    return torch.linalg.slogdet(_w(x))[1].to(x.dtype)
+    return torch.linalg.slogdet(x)[1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .numpy._common import _widened
+from .numpy._common import _HALF, _widened
 
 relu = _widened(torch.relu)
 sigmoid = torch.sigmoid
@@ -15,23 +15,11 @@ def softmax(x, axis):
 
 
 # ===== activations =====
-# torch.nn.functional's activations, computed in float32 for float16/bfloat16 (torch's
-# own bfloat16 gelu, for one, rounds differently) and cast back.  Where torch's function
-# differs from core's rule (NaN handling, argument ranges), the kernel says so or is absent.
+# torch.nn.functional's activations (float16/bfloat16 arrive as float32: the ops declare
+# compute).  Where torch's function differs from core's rule (NaN handling, argument
+# ranges), the kernel says so or is absent.
 
 import torch.nn.functional as _F  # noqa: E402
-
-_HALF_T = (torch.float16, torch.bfloat16)
-
-
-def _act(fn):
-    def kernel(x, *args):
-        if x.dtype in _HALF_T:
-            return fn(x.float(), *args).to(x.dtype)
-        return fn(x, *args)
-
-    kernel.__name__ = getattr(fn, "__name__", "kernel")
-    return kernel
 
 
 def relu6(x):
@@ -40,19 +28,30 @@ def relu6(x):
     return torch.clamp(x, 0, 6)
 
 
-softplus = _act(_F.softplus)
-log_sigmoid = _act(_F.logsigmoid)
-softsign = _act(_F.softsign)
-silu = _act(_F.silu)
-selu = _act(_F.selu)
-tanh_shrink = _act(_F.tanhshrink)
-elu = _act(lambda x, alpha: _F.elu(x, alpha))
-leaky_relu = _act(lambda x, negative_slope: _F.leaky_relu(x, negative_slope))
-celu = _act(lambda x, alpha: _F.celu(x, alpha))
-glu = _act(lambda x, axis: _F.glu(x, axis))
+softplus = _F.softplus
+log_sigmoid = _F.logsigmoid
+softsign = _F.softsign
+silu = _F.silu
+selu = _F.selu
+tanh_shrink = _F.tanhshrink
 
 
-@_act
+def elu(x, alpha):
+    return _F.elu(x, alpha)
+
+
+def leaky_relu(x, negative_slope):
+    return _F.leaky_relu(x, negative_slope)
+
+
+def celu(x, alpha):
+    return _F.celu(x, alpha)
+
+
+def glu(x, axis):
+    return _F.glu(x, axis)
+
+
 def gelu(x, approximate):
     if approximate:
         return _F.gelu(x, approximate="tanh")
@@ -60,30 +59,28 @@ def gelu(x, approximate):
     return 0.5 * x * (1 + torch.erf(x * 0.7071067811865476))
 
 
-@_act
 def soft_shrink(x, threshold):
     if threshold >= 0:
         return _F.softshrink(x, threshold)
     return torch.where(x > threshold, x - threshold, x + threshold)  # negative: never 0
 
 
-@_act
 def log_softmax(x, axis):
     return torch.log_softmax(x, axis)
 
 
 # ===== conv and pools =====
 # torch.nn.functional conv{1,2,3}d / max_pool / avg_pool on channels_first tensors; the
-# asymmetric TF "same" pads are applied with F.pad first.  float16/bfloat16 compute in
-# float32 and are cast back.  conv_transpose: the full transposed conv, then Keras's
-# window of it (F.pad crops with negative amounts).
+# asymmetric TF "same" pads are applied with F.pad first.  conv_transpose: the full transposed conv, then Keras's
+# window of it (F.pad crops with negative amounts).  torch's convs and pools reject
+# zero-size channels and spatial dims: those calls are core's (`nonempty`).
 
 import numpy as _np  # noqa: E402
 import torch.nn.functional as _F  # noqa: E402
 
-from polyops.plugin import average_pool_counts, conv_transpose_padding, conv_transpose_size, same_padding  # noqa: E402
-
-_HALF = (torch.float16, torch.bfloat16)
+from polyops.plugin import (  # noqa: E402
+    average_pool_counts, conv_transpose_padding, conv_transpose_size, nonempty, same_padding,
+)
 _CONVS = {1: _F.conv1d, 2: _F.conv2d, 3: _F.conv3d}
 _CONVT = {1: _F.conv_transpose1d, 2: _F.conv_transpose2d, 3: _F.conv_transpose3d}
 _MAXP = {1: _F.max_pool1d, 2: _F.max_pool2d, 3: _F.max_pool3d}
@@ -108,11 +105,8 @@ def _torch_pads(pads):
 
 def _conv_t(inputs, kernel, strides, padding, fmt, dil, groups_of):
     nd = len(strides)
-    dt = inputs.dtype
     x = _cf(inputs, nd, fmt)
     k = kernel
-    if dt in _HALF:
-        x, k = x.float(), k.float()
     ks = tuple(k.shape[:nd])
     sym = (0,) * nd
     if padding == "same":
@@ -124,14 +118,16 @@ def _conv_t(inputs, kernel, strides, padding, fmt, dil, groups_of):
     k, groups = groups_of(k, x.shape[1])
     w = k.permute(nd + 1, nd, *range(nd))  # (out, in // groups, *ks)
     y = _CONVS[nd](x, w, None, strides, sym, dil, groups)
-    return _cl(y, nd, fmt).to(dt)
+    return _cl(y, nd, fmt)
 
 
+@nonempty
 def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
     return _conv_t(inputs, kernel, strides, padding, data_format, dilation_rate,
                    lambda k, c: (k, c // k.shape[-2]))
 
 
+@nonempty
 def depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate):
     nd = len(strides)
 
@@ -146,8 +142,6 @@ def _pool_t(inputs, pool_size, strides, padding, fmt, value, split=True):
     (all of them when not ``split``); the pool applies ``sym`` itself (<= k // 2)."""
     nd = len(pool_size)
     x = _cf(inputs, nd, fmt)
-    if x.dtype in _HALF:
-        x = x.float()
     spatial = tuple(x.shape[2:])
     pads = ([same_padding(n, k, s, 1) for n, k, s in zip(spatial, pool_size, strides)]
             if padding == "same" else [(0, 0)] * nd)
@@ -158,35 +152,35 @@ def _pool_t(inputs, pool_size, strides, padding, fmt, value, split=True):
     return x, spatial, pads, sym
 
 
+@nonempty
 def max_pool(inputs, pool_size, strides, padding, data_format):
     nd = len(pool_size)
     x, _, _, sym = _pool_t(inputs, pool_size, strides, padding, data_format, float("-inf"))
     y = _MAXP[nd](x, pool_size, strides, sym)
-    return _cl(y, nd, data_format).to(inputs.dtype)
+    return _cl(y, nd, data_format)
 
 
+@nonempty
 def average_pool(inputs, pool_size, strides, padding, data_format):
     nd = len(pool_size)
     x, spatial, pads, sym = _pool_t(inputs, pool_size, strides, padding, data_format, 0.0)
     if all(lo == hi for lo, hi in pads):  # symmetric: torch excludes the padding itself
         y = _AVGP[nd](x, pool_size, strides, sym, count_include_pad=False)
-        return _cl(y, nd, data_format).to(inputs.dtype)
+        return _cl(y, nd, data_format)
     x, spatial, pads, _ = _pool_t(inputs, pool_size, strides, padding, data_format, 0.0, False)
     y = _AVGP[nd](x, pool_size, strides)
     if any(p != (0, 0) for p in pads):
         counts = average_pool_counts(spatial, pool_size, strides, tuple(y.shape[2:]), pads)
         scale = float(_np.prod(pool_size)) / _np.moveaxis(counts, -1, 1)
         y = y * torch.from_numpy(_np.ascontiguousarray(scale)).to(y.dtype)
-    return _cl(y, nd, data_format).to(inputs.dtype)
+    return _cl(y, nd, data_format)
 
 
+@nonempty
 def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
     nd = len(strides)
-    dt = inputs.dtype
     x = _cf(inputs, nd, data_format)
     k = kernel
-    if dt in _HALF:
-        x, k = x.float(), k.float()
     ks = tuple(k.shape[:nd])
     # (in, out, *ks); contiguous: the dilated backward wants a contiguous grad_weight
     w = k.permute(nd + 1, nd, *range(nd)).contiguous()
@@ -201,25 +195,31 @@ def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format
         crop.append((-start, out - (y.shape[2 + i] - start)))
     if any(c != (0, 0) for c in crop):
         y = _F.pad(y, _torch_pads(crop))
-    return _cl(y, nd, data_format).to(dt)
+    return _cl(y, nd, data_format)
 
 
 # ===== elementwise activations still on core's formulas ===================================
 # Written with torch ops in core's exact form (torch's own hardswish/hardsigmoid differ at
-# +-inf and NaN); float16/bfloat16 compute in float32 where core's reference does.
+# +-inf and NaN).
 
 from .core import TORCH_DTYPES as _TD  # noqa: E402
 
 
-def _hsig(x):
+def hard_sigmoid(x):
     y = x / 6.0 + 0.5
     return torch.where(y <= 0, 0.0, torch.where(y >= 1, 1.0, y))
 
 
-hard_sigmoid = _act(_hsig)
-hard_silu = _act(lambda x: x * _hsig(x))
-sparse_plus = _act(lambda x: torch.where(x <= -1, 0.0, torch.where(x < 1, 0.25 * (x + 1) ** 2, x)))
-squareplus = _act(lambda x, b: 0.5 * (x + torch.sqrt(x * x + b)))
+def hard_silu(x):
+    return x * hard_sigmoid(x)
+
+
+def sparse_plus(x):
+    return torch.where(x <= -1, 0.0, torch.where(x < 1, 0.25 * (x + 1) ** 2, x))
+
+
+def squareplus(x, b):
+    return 0.5 * (x + torch.sqrt(x * x + b))
 
 
 def sparse_sigmoid(x):
@@ -248,15 +248,12 @@ def one_hot(x, num_classes, axis, dtype, sparse):
 
 
 # ===== normalization =======================================================================
-# Statistics in float32 for float16/bfloat16 (as core's references), cast back.
-
-
-def _wk(x):
-    return x.float() if x.dtype in _HALF_T else x
 
 
 def moments(x, axes, keepdims, synchronized):
-    w = _wk(x)
+    # float16/bfloat16 widened here, as core's reference (no compute dtype declared): the
+    # float16 results are clipped to its range below, as Keras does
+    w = x.float() if x.dtype in _HALF else x
     m = torch.mean(w, dim=axes, keepdim=True)
     v = torch.mean(torch.square(w - m), dim=axes, keepdim=True)
     if not keepdims:
@@ -279,23 +276,21 @@ def batch_normalization(x, mean, variance, axis, offset, scale, epsilon):
 
 
 def normalize(x, axis, order, epsilon):
-    w = _wk(x)
     if order == 2:
-        inv = torch.rsqrt(torch.sum(torch.square(w), dim=axis, keepdim=True))
-        out = w * torch.clamp(inv, max=1.0 / epsilon)
+        inv = torch.rsqrt(torch.sum(torch.square(x), dim=axis, keepdim=True))
+        out = x * torch.clamp(inv, max=1.0 / epsilon)
     else:
-        a = torch.abs(w)
+        a = torch.abs(x)
         if order == 1:
             n = torch.sum(a, dim=axis, keepdim=True)
         else:
             n = torch.sum(a ** order, dim=axis, keepdim=True) ** (1.0 / order)
-        out = w / torch.clamp(n, min=epsilon)
-    return out.to(x.dtype)
+        out = x / torch.clamp(n, min=epsilon)
+    return out
 
 
 def rms_normalization(x, scale, axis, epsilon):
-    w = _wk(x)
-    out = w * torch.rsqrt(torch.mean(torch.square(w), dim=axis, keepdim=True) + epsilon)
+    out = x * torch.rsqrt(torch.mean(torch.square(x), dim=axis, keepdim=True) + epsilon)
     if scale is not None:
-        out = out * _wk(scale)
-    return out.to(x.dtype)
+        out = out * scale
+    return out

@@ -13,10 +13,10 @@ import jax.numpy as jnp
 import jax.scipy.special
 import numpy as np
 
+from ..core import HALF_JAX as _LOW_FLOATS
 from ..core import JAX_DTYPES
 
 _INT32 = np.dtype(np.int32)
-_LOW_FLOATS = (np.dtype(np.float16), JAX_DTYPES["bfloat16"])
 _F32 = np.dtype(np.float32)
 _b_max, _b_min, _b_abs = builtins.max, builtins.min, builtins.abs
 builtins_range = builtins.range
@@ -39,7 +39,8 @@ def _floatx():
 
 
 def _widen(x):
-    """float16/bfloat16 -> float32 (sums accumulate in float32, as core's references)."""
+    """float16/bfloat16 -> float32, for ops without a compute dtype (bincount's weights
+    accumulate in float32, as sum)."""
     return x.astype(_F32) if x.dtype in _LOW_FLOATS else x
 
 

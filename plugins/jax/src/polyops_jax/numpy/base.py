@@ -13,6 +13,8 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
+from polyops.plugin import nonempty
+
 from ..core import JAX_DTYPES
 from ._common import _INT32, _LOW_FLOATS, _int_floor_divide
 
@@ -183,12 +185,8 @@ stack = jnp.stack
 broadcast_to = jnp.broadcast_to
 
 
+@nonempty  # jnp.take returns x itself for an empty taken axis (core's fill: 0)
 def take(x, indices, axis):
-    if (x.size if axis is None else x.shape[axis]) == 0:
-        # jnp.take returns x itself when the taken axis is empty; NumPy's shape rule
-        # still holds, and every index into nothing reads 0 (core raised if eager)
-        shape = indices.shape if axis is None else x.shape[:axis] + indices.shape + x.shape[axis + 1:]
-        return jnp.zeros(shape, x.dtype)
     # mode="fill" wraps negative indices like numpy (jnp's default clamps them); core
     # raises on out-of-range indices eagerly, under jit they read 0 (polyops' policy)
     return jnp.take(x, indices, axis, mode="fill", fill_value=0)

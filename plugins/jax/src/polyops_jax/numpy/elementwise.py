@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._common import _INT32, _as, _i0e, _int_floor_divide, _widen
+from ._common import _INT32, _i0e, _int_floor_divide
 
 
 # ===== catalogue primitive ==========================================================
@@ -51,10 +51,8 @@ hypot = jnp.hypot  # inf if either is +-inf, even with a NaN
 def i0(x):
     # jnp.i0 is exp(|x|) * i0e(x), which overflows float32 for |x| > 88 while i0 is finite
     # up to ~91.9; split the exponential as core's reference.  i0(+-inf) is 0 * inf = NaN.
-    d = x.dtype
-    x = _widen(x)
     h = jnp.exp(jnp.abs(x) * 0.5)
-    return _as(_i0e(x) * h * h, d)
+    return _i0e(x) * h * h
 
 
 def heaviside(x1, x2):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from polyops.plugin import nonempty
+
 from ..core import JAX_DTYPES
 from ._common import _INT32, _as
 
@@ -73,8 +75,6 @@ def unravel_index(indices, shape):
     # the floor-division/modulo coordinates (the first one unbounded)
     if not shape:
         return ()
-    if indices.size == 0:
-        return tuple(jnp.zeros(indices.shape, _INT32) for _ in shape)
     coords = []
     rem = indices
     for d in reversed(shape[1:]):
@@ -92,6 +92,8 @@ def select(condlist, choicelist, default):
     return jnp.broadcast_to(out, shape)
 
 
+# jnp.pad's stat modes reduce an empty axis and raise (core builds the empty results)
+@nonempty
 def pad(x, pad_width, mode, constant_values):
     # jnp.pad pads axis by axis with NumPy's rules (stat modes over the whole axis, ints
     # rounded half to even); "circular" and "empty" arrive resolved

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..core import JAX_DTYPES
-from ._common import _F32, _LOW_FLOATS, _as
+from ._common import _as
 
 
 # ===== catalogue primitives =========================================================
@@ -57,9 +57,7 @@ signbit = jnp.signbit  # floats bit by bit: signbit(-0.0) and of a negative NaN 
 
 
 def isclose(x1, x2, rtol, atol, equal_nan):
-    # NumPy's formula, as core's reference; float16/bfloat16 compare in float32
-    if x1.dtype in _LOW_FLOATS:
-        x1, x2 = x1.astype(_F32), x2.astype(_F32)
+    # NumPy's formula, as core's reference
     abs2 = jnp.abs(x2)
     within = jnp.abs(x1 - x2) <= abs2 * rtol + atol
     out = (within & (abs2 < np.inf)) | (x1 == x2)

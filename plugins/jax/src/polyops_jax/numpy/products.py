@@ -10,7 +10,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from ._common import _F32, _as, _b_abs, _b_max, _b_min, _floatx, _i0e, _widen, builtins_range
+from ._common import _F32, _as, _b_abs, _b_max, _b_min, _floatx, _i0e, builtins_range
 
 
 # ===== products =====================================================================
@@ -33,17 +33,17 @@ def kron(x1, x2):
 def inner(x1, x2):
     if x1.ndim == 0 or x2.ndim == 0:
         return jnp.multiply(x1, x2)
-    return _as(jnp.inner(_widen(x1), _widen(x2)), x1.dtype)
+    return _as(jnp.inner(x1, x2), x1.dtype)
 
 
 def vdot(x1, x2):
-    return _as(jnp.vdot(_widen(x1), _widen(x2)), x1.dtype)  # conjugates a complex x1
+    return _as(jnp.vdot(x1, x2), x1.dtype)  # conjugates a complex x1
 
 
 def tensordot(x1, x2, axes):
     if not axes[0]:  # no contraction: an outer product keeping the shapes
         return jnp.multiply(x1.reshape(x1.shape + (1,) * x2.ndim), x2)
-    return _as(jnp.tensordot(_widen(x1), _widen(x2), axes), x1.dtype)
+    return _as(jnp.tensordot(x1, x2, axes), x1.dtype)
 
 
 def cross(x1, x2, axisa, axisb, axisc, axis):
@@ -74,13 +74,11 @@ def cross(x1, x2, axisa, axisb, axisc, axis):
 
 def trapezoid(y, x, dx, axis):
     d = y.dtype
-    y = _widen(y)
     n = y.shape[axis]
     s = _shifted(y, axis, 1) + _shifted(y, axis, 0)
     if x is None:
         w = jnp.asarray(dx, y.dtype)
     else:
-        x = _widen(x)
         xa = 0 if x.ndim == 1 else axis
         w = _shifted(x, xa, 1) - _shifted(x, xa, 0)
         if x.ndim == 1 and y.ndim > 1:

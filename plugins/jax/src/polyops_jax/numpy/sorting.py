@@ -36,8 +36,6 @@ def searchsorted(sorted_sequence, values, side):
 
 def digitize(x, bins):
     n = bins.shape[0]
-    if n == 0:
-        return jnp.zeros(x.shape, _INT32)
     inc = _as(jnp.searchsorted(bins, x, side="right"), _INT32)
     if n < 2:
         return inc
@@ -67,7 +65,7 @@ def histogram(x, bins, range):
     flat = x.reshape(-1)
     n = flat.shape[0]
     # the edges exactly as core's reference: float32 lo + i * ((hi - lo) / bins), last = hi
-    if range is not None or n == 0:
+    if range is not None or n == 0:  # NumPy's range of no values: (0, 1)
         lo, hi = range if range is not None else (0.0, 1.0)
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5

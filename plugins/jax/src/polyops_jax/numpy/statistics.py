@@ -6,6 +6,8 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
+from polyops.plugin import nonempty
+
 from ._common import _F32, _INT32, _LOW_FLOATS, _as, _floating, _floatx, builtins_range
 
 
@@ -34,7 +36,7 @@ def nanargmin(x, axis, keepdims):
 
 def _median(x, axis, keepdims, skip_nan):
     # core's reference with one native sort: rows of the reduced axes, the middle one or
-    # two values in float32 (float16/bfloat16) or the result dtype, (a + b) * 0.5
+    # two values in the result dtype (float32 for ints under a 16-bit floatx), (a + b) * 0.5
     dtype = x.dtype if _floating(x.dtype) else _floatx()
     work = _F32 if dtype in _LOW_FLOATS else dtype
     nd = x.ndim
@@ -47,8 +49,6 @@ def _median(x, axis, keepdims, skip_nan):
     n = 1
     for a in axes:
         n *= x.shape[a]
-    if n == 0 or x.size == 0:
-        return jnp.full(out_shape, np.nan, dtype)
     floating = _floating(x.dtype)
     if x.dtype == jnp.bool_:
         x = x.astype(jnp.uint8)
@@ -71,6 +71,7 @@ def _median(x, axis, keepdims, skip_nan):
     return _as(out, dtype).reshape(out_shape)
 
 
+@nonempty  # the middle of an empty row is out of bounds (core's fill: NaN)
 def median(x, axis, keepdims):
     return _median(x, axis, keepdims, False)
 

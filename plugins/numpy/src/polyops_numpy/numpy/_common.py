@@ -1,13 +1,12 @@
-"""Helpers shared by the ``numpy`` family's kernel modules (low floats, widening)."""
+"""Helpers shared by the ``numpy`` family's kernel modules (16-bit floats, widening)."""
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 
+from ..core import HALF_NP as _LOW_FLOATS
 from ..core import NP_DTYPES
 
-_LOW_FLOATS = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
 _BF16 = NP_DTYPES["bfloat16"]
 
 
@@ -16,5 +15,6 @@ def _is_float(x):
 
 
 def _wide(x):
-    """float16/bfloat16 as float32 (accumulation, or a sort that puts NaN last)."""
+    """float16/bfloat16 as float32, for ops without a compute dtype (accumulation, or
+    a replacement NumPy does not do in bfloat16)."""
     return x.astype(np.float32) if x.dtype in _LOW_FLOATS else x

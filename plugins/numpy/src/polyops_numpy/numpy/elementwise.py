@@ -17,8 +17,9 @@ arctan2 = np.arctan2
 
 
 def _in_float32(np_fn):
-    """np_fn, computed in float32 for float16/bfloat16 and rounded once (NumPy's float16
-    loops do the same; ml_dtypes lacks some of these ufuncs for bfloat16)."""
+    """np_fn, computed in float32 for float16/bfloat16 and rounded once, for ops without
+    a compute dtype (NumPy's float16 loops do the same; ml_dtypes lacks some of these
+    ufuncs for bfloat16)."""
 
     def kernel(*xs):
         d = xs[0].dtype
@@ -30,29 +31,31 @@ def _in_float32(np_fn):
     return kernel
 
 
+# float16/bfloat16 operands of these arrive as float32 (compute="float32")
+expm1 = np.expm1
+log1p = np.log1p
+exp2 = np.exp2
+log2 = np.log2
+log10 = np.log10
+logaddexp = np.logaddexp
+logaddexp2 = np.logaddexp2
+cbrt = np.cbrt
+tan = np.tan
+arcsin = np.arcsin
+arccos = np.arccos
+arctan = np.arctan
+sinh = np.sinh
+cosh = np.cosh
+arcsinh = np.arcsinh
+arccosh = np.arccosh
+arctanh = np.arctanh
+sinc = np.sinc
+hypot = np.hypot
+ldexp = np.ldexp
 fabs = _in_float32(np.fabs)
 reciprocal = _in_float32(np.reciprocal)
-expm1 = _in_float32(np.expm1)
-log1p = _in_float32(np.log1p)
-exp2 = _in_float32(np.exp2)
-log2 = _in_float32(np.log2)
-log10 = _in_float32(np.log10)
-logaddexp = _in_float32(np.logaddexp)
-logaddexp2 = _in_float32(np.logaddexp2)
-cbrt = _in_float32(np.cbrt)
-tan = _in_float32(np.tan)
-arcsin = _in_float32(np.arcsin)
-arccos = _in_float32(np.arccos)
-arctan = _in_float32(np.arctan)
-sinh = _in_float32(np.sinh)
-cosh = _in_float32(np.cosh)
-arcsinh = _in_float32(np.arcsinh)
-arccosh = _in_float32(np.arccosh)
-arctanh = _in_float32(np.arctanh)
 deg2rad = _in_float32(np.deg2rad)
 rad2deg = _in_float32(np.rad2deg)
-sinc = _in_float32(np.sinc)
-hypot = _in_float32(np.hypot)
 heaviside = _in_float32(np.heaviside)
 fmax = _in_float32(np.fmax)
 fmin = _in_float32(np.fmin)
@@ -68,12 +71,6 @@ def i0(x):
 
 def trunc(x):
     return _in_float32(np.trunc)(x) if _is_float(x) else x.copy()
-
-
-def ldexp(x1, x2):
-    if x1.dtype in _LOW_FLOATS:  # exact in float32, then rounded once
-        return np.ldexp(x1.astype(np.float32), x2).astype(x1.dtype)
-    return np.ldexp(x1, x2)
 
 
 def divide_no_nan(x1, x2):

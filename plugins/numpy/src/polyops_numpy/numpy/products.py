@@ -9,7 +9,6 @@ import numpy as np
 import polyops
 
 from ..core import NP_DTYPES
-from ._common import _wide
 
 
 # ----- products -----------------------------------------------------------------------
@@ -19,15 +18,15 @@ kron = np.kron
 
 
 def inner(x1, x2):
-    return np.asarray(np.inner(_wide(x1), _wide(x2))).astype(x1.dtype, copy=False)
+    return np.asarray(np.inner(x1, x2)).astype(x1.dtype, copy=False)
 
 
 def vdot(x1, x2):
-    return np.asarray(np.vdot(_wide(x1), _wide(x2))).astype(x1.dtype, copy=False)
+    return np.asarray(np.vdot(x1, x2)).astype(x1.dtype, copy=False)
 
 
 def tensordot(x1, x2, axes):
-    return np.tensordot(_wide(x1), _wide(x2), axes).astype(x1.dtype, copy=False)
+    return np.tensordot(x1, x2, axes).astype(x1.dtype, copy=False)
 
 
 def cross(x1, x2, axisa, axisb, axisc, axis):
@@ -48,12 +47,12 @@ def cross(x1, x2, axisa, axisb, axisc, axis):
 
 
 def trapezoid(y, x, dx, axis):
-    out = np.trapezoid(_wide(y), None if x is None else _wide(x), dx, axis)
+    out = np.trapezoid(y, x, dx, axis)
     return np.asarray(out).astype(y.dtype, copy=False)
 
 
 def correlate(x1, x2, mode):
-    return np.correlate(_wide(x1), _wide(x2), mode).astype(x1.dtype, copy=False)
+    return np.correlate(x1, x2, mode).astype(x1.dtype, copy=False)
 
 
 # ----- windows ------------------------------------------------------------------------

@@ -8,12 +8,11 @@ import builtins
 
 import numpy as np
 
-from .._graph import T, TracedValueError, axes_const, const, etype, is_lazy, ops, run1
+from .._graph import HALF_TYPES, T, TracedValueError, axes_const, const, etype, is_lazy, ops, run1
 
 
 _bmax = builtins.max
 
-_HALF = frozenset({T.f16, T.bf16})
 _FLOAT = frozenset({T.f16, T.bf16, T.f32, T.f64})
 _NARROW = frozenset({T.i8, T.i16, T.u8, T.u16, T.boolean})
 _WIDE_INT = frozenset({T.i32, T.u32, T.i64, T.u64})
@@ -22,10 +21,12 @@ _F32 = T.f32
 _I32 = T.i32
 
 
-def _up(n):
-    """The compute type of a node: half floats in f32, bool and narrow ints in i32."""
+def _cpu_type(n):
+    """The type a node computes in: half floats in f32, bool and narrow ints in i32.  (Only
+    ops without a compute dtype get half floats here: the float graph helpers build f32
+    nodes, and an OpenVINO node takes operands of one element type.)"""
     t = etype(n)
-    if t in _HALF:
+    if t in HALF_TYPES:
         return ops.convert(n, _F32)
     if t in _NARROW:
         return ops.convert(n, _I32)
@@ -36,25 +37,6 @@ def _kind(x):
     """'b' bool, 'i' signed int, 'u' unsigned int, 'f' float (numpy or bfloat16)."""
     k = x.dtype.kind
     return "f" if k == "V" else k  # ml_dtypes.bfloat16 has kind 'V'
-
-
-def _bshape(*xs):
-    shapes = [x.shape if type(x) is np.ndarray else np.shape(x) for x in xs]
-    out = shapes[0]
-    for s in shapes[1:]:  # equal shapes and scalars, the common cases, skip numpy's 3 us
-        if s != out and s != ():
-            if out != ():
-                return np.broadcast_shapes(*shapes)
-            out = s
-    return out
-
-
-def _ew(key, build, out_dtype, *xs):
-    """Run an elementwise model; zero-size results need no model."""
-    shape = _bshape(*xs)
-    if 0 in shape:
-        return np.empty(shape, out_dtype)
-    return run1(key, build, *xs)
 
 
 # ===== exact helpers (graph level) ==================================================
@@ -243,7 +225,7 @@ def _nan_aware(fn, a, b):
 
 def _unary_build(fn):
     def build(x):
-        return _conv(fn(_up(x)), etype(x))
+        return _conv(fn(_cpu_type(x)), etype(x))
 
     return build
 
@@ -253,7 +235,7 @@ def _unary(name, fn):
     key = (name,)
 
     def kernel(x):
-        return _ew(key, build, x.dtype, x)
+        return run1(key, build, x)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -265,7 +247,7 @@ def _exp(x):
 
 def _binary_build(fn):
     def build(a, b):
-        return _conv(fn(_up(a), _up(b)), etype(a))
+        return _conv(fn(_cpu_type(a), _cpu_type(b)), etype(a))
 
     return build
 
@@ -275,7 +257,7 @@ def _binary(name, fn):
     key = (name,)
 
     def kernel(x1, x2):
-        return _ew(key, build, x1.dtype, x1, x2)
+        return run1(key, build, x1, x2)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -286,7 +268,7 @@ def _extremum(fn):
         t = etype(a)
         if t == T.boolean:
             return (ops.logical_or if fn is ops.maximum else ops.logical_and)(a, b)
-        au, bu = _up(a), _up(b)
+        au, bu = _cpu_type(a), _cpu_type(b)
         if t in _FLOAT:
             return _conv(_nan_aware(fn, au, bu), t)
         if t in _UNSIGNED and t not in _NARROW:  # Maximum/Minimum are signed on u32
@@ -336,10 +318,8 @@ def _bits32(x):
     return x.reshape(x.shape + (1,)).view(np.int32), undo
 
 
-def _move(key, build, x, out_shape):
+def _move(key, build, x):
     """Run a data-movement model on ``x`` (8-byte dtypes as int32 pairs: the axes of
     ``build`` are non-negative, so the extra last axis rides along)."""
-    if 0 in out_shape:
-        return np.empty(out_shape, x.dtype)
     xb, undo = _bits32(x)
     return undo(run1(key, build, xb))

@@ -8,13 +8,13 @@ import math
 
 import numpy as np
 
-from .._graph import T, axes_const, const, etype, is_lazy, ops, run, run1
+from .._graph import HALF_TYPES, T, axes_const, const, etype, is_lazy, ops, run, run1
 from .._graph import copy as _copy
 from ..core import _np_dtype
 from ._common import (
-    _F32, _FLOAT, _HALF, _I32, _UNSIGNED, _WIDE_INT, _binary, _binary_build, _bmax, _bshape,
-    _conv, _eq, _ew, _exp, _extremum, _flip, _float_divmod, _int_divmod, _kind, _lt,
-    _nan_aware, _nonzero, _reduce_plan, _slice, _unary, _unary_build, _unflip, _up,
+    _F32, _FLOAT, _I32, _UNSIGNED, _WIDE_INT, _binary, _binary_build, _bmax, _conv,
+    _cpu_type, _eq, _exp, _extremum, _flip, _float_divmod, _int_divmod, _kind, _lt,
+    _nan_aware, _nonzero, _reduce_plan, _slice, _unary, _unary_build, _unflip,
 )
 
 
@@ -73,7 +73,7 @@ def arange(start, stop, step, dtype):
 def abs(x):
     if _kind(x) in "bu":
         return _copy(x)
-    return _ew(("abs",), _abs_build, x.dtype, x)
+    return run1(("abs",), _abs_build, x)
 
 
 _abs_build = _unary_build(ops.abs)
@@ -111,17 +111,17 @@ def _round_build(decimals):
         if t in _FLOAT:
             # numpy: x * 10**d (or x / 10**-d), rint, undo; each step rounded to x's type
             def narrow(n):
-                return _conv(_conv(n, t), _F32) if t in _HALF else n
+                return _conv(_conv(n, t), _F32) if t in HALF_TYPES else n
 
             f = narrow(const(10.0 ** builtins.abs(decimals), t))
-            y = _conv(x, _F32) if t in _HALF else x
+            y = _conv(x, _F32) if t in HALF_TYPES else x
             if decimals == 0:
                 return _conv(ops.round(y, "half_to_even"), t)
             first, second = (ops.multiply, ops.divide) if decimals > 0 else (ops.divide, ops.multiply)
             y = ops.round(narrow(first(y, f)), "half_to_even")
             return _conv(second(y, f), t)
         # integers, decimals < 0: exact round half to even to a multiple of p
-        xi = _up(x)
+        xi = _cpu_type(x)
         ct = etype(xi)
         p = const(10 ** -decimals, ct)
         q, r = _int_divmod(xi, p)
@@ -149,7 +149,7 @@ def round(x, decimals):
         return _copy(x)  # nothing to round (bool is returned as is)
     if decimals <= -10 and kind != "f":  # |x| < 2**32 < 10**10 / 2: everything rounds to 0
         return np.zeros(np.shape(x), x.dtype)
-    return _ew(("round", decimals), _round_build(decimals), x.dtype, x)
+    return run1(("round", decimals), _round_build(decimals), x)
 
 
 def _logical(fn):
@@ -166,7 +166,7 @@ multiply = _binary("multiply", ops.multiply)
 def subtract(x1, x2):
     if x1.dtype == np.bool_:
         raise TypeError("subtract: boolean subtract is not supported (as in numpy); use logical_xor")
-    return _ew(("subtract",), _sub_build, x1.dtype, x1, x2)
+    return run1(("subtract",), _sub_build, x1, x2)
 
 
 _sub_build = _binary_build(ops.subtract)
@@ -188,7 +188,7 @@ mod = _binary("mod", _divmod_pick(1))
 
 def _power_build(a, e):
     t = etype(a)
-    au, eu = _up(a), _up(e)
+    au, eu = _cpu_type(a), _cpu_type(e)
     if t in _FLOAT:
         return [_conv(ops.power(au, eu), t)]
     out = _conv(_int_power(au, eu), t)
@@ -199,9 +199,6 @@ def _power_build(a, e):
 
 
 def power(x1, x2):
-    shape = _bshape(x1, x2)
-    if 0 in shape:
-        return np.empty(shape, x1.dtype)
     outs = run(("power",), _power_build, x1, x2)
     # (a compiled model cannot raise: under polyops.jit a negative exponent is not checked)
     if len(outs) > 1 and _kind(x2) == "i" and not is_lazy(outs[1]) and bool(outs[1]):
@@ -210,11 +207,11 @@ def power(x1, x2):
 
 
 def maximum(x1, x2):
-    return _ew(("maximum",), _max_build, x1.dtype, x1, x2)
+    return run1(("maximum",), _max_build, x1, x2)
 
 
 def minimum(x1, x2):
-    return _ew(("minimum",), _min_build, x1.dtype, x1, x2)
+    return run1(("minimum",), _min_build, x1, x2)
 
 
 _max_build = _extremum(ops.maximum)
@@ -233,7 +230,7 @@ def _compare(name, float_fn, int_fn):
     key = (name,)
 
     def kernel(x1, x2):
-        return _ew(key, build, np.bool_, x1, x2)
+        return run1(key, build, x1, x2)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -253,11 +250,11 @@ _or_build = _logical(ops.logical_or)
 
 
 def logical_and(x1, x2):
-    return _ew(("logical_and",), _and_build, np.bool_, x1, x2)
+    return run1(("logical_and",), _and_build, x1, x2)
 
 
 def logical_or(x1, x2):
-    return _ew(("logical_or",), _or_build, np.bool_, x1, x2)
+    return run1(("logical_or",), _or_build, x1, x2)
 
 
 def _not_build(x):
@@ -265,7 +262,7 @@ def _not_build(x):
 
 
 def logical_not(x):
-    return _ew(("logical_not",), _not_build, np.bool_, x)
+    return run1(("logical_not",), _not_build, x)
 
 
 def _where_build(c, a, b):
@@ -273,7 +270,7 @@ def _where_build(c, a, b):
 
 
 def where(condition, x1, x2):
-    return _ew(("where",), _where_build, x1.dtype, condition, x1, x2)
+    return run1(("where",), _where_build, condition, x1, x2)
 
 
 # ===== reductions ===================================================================
@@ -282,16 +279,14 @@ def where(condition, x1, x2):
 def _sum_like(name, float_fn, int_fn, identity):
     def kernel(x, axis, keepdims, *_):
         shape, axes, out = _reduce_plan(x, axis, keepdims)
-        if np.size(x) == 0:
-            return np.full(out, identity, x.dtype)
         if not axes:
             return _copy(x)
 
         def build(p):
             t = etype(p)
             if t in _FLOAT:
-                return _conv(float_fn(_up(p), axes_const(axes), keepdims), t)
-            return _conv(_tree_reduce(_up(p), shape, axes, out, int_fn, identity), t)
+                return _conv(float_fn(_cpu_type(p), axes_const(axes), keepdims), t)
+            return _conv(_tree_reduce(_cpu_type(p), shape, axes, out, int_fn, identity), t)
 
         return run1((name, axes, keepdims), build, x)
 
@@ -306,10 +301,6 @@ prod = _sum_like("prod", ops.reduce_prod, ops.multiply, 1)
 def _ext_reduce(name, float_fn, fn, bool_fn, int_pad):
     def kernel(x, axis, keepdims, initial):
         shape, axes, out = _reduce_plan(x, axis, keepdims)
-        if np.size(x) == 0:
-            if initial is None:
-                return np.empty(out, x.dtype)
-            return np.full(out, initial, x.dtype)
         if not axes and initial is None:
             return _copy(x)
         init = None if initial is None else np.array(initial).astype(x.dtype)
@@ -321,7 +312,7 @@ def _ext_reduce(name, float_fn, fn, bool_fn, int_pad):
                 if init is not None:
                     r = (ops.logical_or if fn is ops.maximum else ops.logical_and)(r, const(init, t))
                 return r
-            u = _up(p)
+            u = _cpu_type(p)
             ut = etype(u)
             if t in _FLOAT:
                 if axes:
@@ -365,8 +356,6 @@ def _arg_ext(name, mode):
             out = (1,) * len(shape) if keepdims else ()
         else:
             out = shape[:axis] + ((1,) if keepdims else ()) + shape[axis + 1:]
-        if 0 in out:
-            return np.empty(out, np.int32)
 
         def build(p):
             t = etype(p)
@@ -375,7 +364,7 @@ def _arg_ext(name, mode):
             if axis is None:
                 v = ops.reshape(v, axes_const([-1]), False)
                 ax = 0
-            v = _up(v)
+            v = _cpu_type(v)
             if etype(v) in _UNSIGNED:  # TopK is signed on u32
                 v = _flip(v)
             k = const(1, T.i64)
@@ -400,8 +389,6 @@ argmin = _arg_ext("argmin", "min")
 def _logic_reduce(name, fn, identity):
     def kernel(x, axis, keepdims):
         shape, axes, out = _reduce_plan(x, axis, keepdims)
-        if np.size(x) == 0:
-            return np.full(out, identity, np.bool_)
         if not axes:
             return _copy(x).astype(np.bool_, copy=False)
 
@@ -425,10 +412,6 @@ def reshape(x, newshape):
     newshape = tuple(int(d) for d in newshape)
     if type(x) is np.ndarray:  # eager: a layout change, on the host (a model costs ~20 us)
         return np.reshape(x, newshape).copy()
-    if np.size(x) == 0:
-        if math.prod(newshape) != 0:
-            raise ValueError(f"reshape: cannot reshape shape {np.shape(x)} into {newshape}")
-        return np.empty(newshape, x.dtype)
 
     def build(p):
         return ops.reshape(p, axes_const(newshape), False)
@@ -440,9 +423,6 @@ def transpose(x, axes):
     axes = tuple(int(a) for a in axes)
     if type(x) is np.ndarray:  # eager: a layout change, on the host (as reshape)
         return np.transpose(x, axes).copy()
-    shape = np.shape(x)
-    if np.size(x) == 0:
-        return np.empty(tuple(shape[a] for a in axes), x.dtype)
 
     def build(p):
         return ops.transpose(p, axes_const(axes))
@@ -451,13 +431,8 @@ def transpose(x, axes):
 
 
 def concatenate(xs, axis):
-    xs = list(xs)
-    shapes = [np.shape(x) for x in xs]
-    out = list(shapes[0])
-    out[axis] = builtins.sum(s[axis] for s in shapes)
-    dtype = xs[0].dtype
-    if 0 in out:
-        return np.empty(tuple(out), dtype)
+    # OpenVINO takes no zero-size input: leave out the empty parts (core answers a call
+    # whose result is empty; the others have a non-empty part, and empty ones add nothing)
     parts = [x for x in xs if np.size(x)]
     if len(parts) == 1:
         return _copy(parts[0])
@@ -470,9 +445,6 @@ def concatenate(xs, axis):
 
 def broadcast_to(x, shape):
     shape = tuple(int(d) for d in shape)
-    np.broadcast_shapes(np.shape(x), shape)  # validates
-    if 0 in shape:
-        return np.empty(shape, x.dtype)
     if shape == np.shape(x):
         # nothing to broadcast; OpenVINO's Broadcast of a 0-d tensor to () crashes the process
         return _copy(x)
@@ -492,10 +464,6 @@ def take(x, indices, axis):
     else:
         n = shape[axis]
         out = shape[:axis] + ishape + shape[axis + 1:]
-    if 0 in out:
-        if n == 0 and np.size(indices):
-            raise IndexError("take: cannot do a non-empty take from an empty axis")
-        return np.empty(out, x.dtype)
 
     def build(p, i):
         ax = axis
@@ -530,12 +498,10 @@ def matmul(x1, x2):
     a2, b2, batch, out = _matmul_plan(a, b)
     if a2[-1] != b2[-2]:
         raise ValueError(f"matmul: mismatched inner dims for shapes {a} and {b}")
-    if 0 in out or a2[-1] == 0:
-        return np.zeros(out, x1.dtype)
     if _kind(x1) == "f":
         def build(p1, p2):
             t = etype(p1)
-            return _conv(ops.matmul(_up(p1), _up(p2), False, False), t)
+            return _conv(ops.matmul(_cpu_type(p1), _cpu_type(p2), False, False), t)
 
         return run1(("matmul",), build, x1, x2)
 
@@ -544,8 +510,8 @@ def matmul(x1, x2):
 
     def build_int(p1, p2):
         t = etype(p1)
-        A = ops.reshape(_up(p1), axes_const(a2), False)
-        B = ops.reshape(_up(p2), axes_const(b2), False)
+        A = ops.reshape(_cpu_type(p1), axes_const(a2), False)
+        B = ops.reshape(_cpu_type(p2), axes_const(b2), False)
         if limbs:
             r = _limb_matmul(_conv(A, _I32), _conv(B, _I32), m, k, n)
             return _conv(ops.reshape(r, axes_const(out), False), t)
@@ -638,7 +604,7 @@ def _einsum_generic(params, labels, shapes, out_labels, dims, out_shape):
                 order.append(c)
     prod_ = None
     for p, labs, shape in zip(params, labels, shapes):
-        p = _up(p)
+        p = _cpu_type(p)
         labs, shape = list(labs), list(shape)
         while len(set(labs)) < len(labs):  # a repeated label: take the diagonal
             c = next(c for c in labs if labs.count(c) > 1)
@@ -670,9 +636,6 @@ def einsum(subscripts, *operands):
     shapes = [tuple(np.shape(o)) for o in operands]
     labels, out_labels, dims = _einsum_parse(subscripts, shapes)
     out_shape = tuple(dims[c] for c in out_labels)
-    dtype = operands[0].dtype
-    if builtins.any(np.size(o) == 0 for o in operands):
-        return np.zeros(out_shape, dtype)
     same_dims = builtins.all(
         d == dims[c] for labs, shape in zip(labels, shapes) for c, d in zip(labs, shape)
     )
@@ -682,7 +645,7 @@ def einsum(subscripts, *operands):
     def build(*ps):
         t = etype(ps[0])
         if use_native:
-            return _conv(ops.einsum([_up(p) for p in ps], equation), t)
+            return _conv(ops.einsum([_cpu_type(p) for p in ps], equation), t)
         r = _einsum_generic(ps, labels, shapes, out_labels, dims, out_shape)
         return _conv(r, t)
 

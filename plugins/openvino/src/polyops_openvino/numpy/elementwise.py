@@ -10,11 +10,11 @@ import numpy as np
 
 from polyops.plugin import reference
 
-from .._graph import const, etype, ops
+from .._graph import const, etype, ops, run1
 from .._graph import copy as _copy
 from ._common import (
-    _F32, _FLOAT, _UNSIGNED, _binary, _conv, _eq, _ew, _exp, _extremum, _fmod, _int_divmod,
-    _kind, _nan_aware, _unary, _up, _wide,
+    _F32, _FLOAT, _UNSIGNED, _binary, _conv, _cpu_type, _eq, _exp, _extremum, _fmod,
+    _int_divmod, _kind, _nan_aware, _unary, _wide,
 )
 
 
@@ -46,7 +46,7 @@ def _arctan2_build(y, x):
 
 
 def arctan2(x1, x2):
-    return _ew(("arctan2",), _arctan2_build, x1.dtype, x1, x2)
+    return run1(("arctan2",), _arctan2_build, x1, x2)
 
 
 arcsin = _unary("arcsin", ops.asin)
@@ -214,7 +214,7 @@ def _nan_ignoring(fn):
         t = etype(a)
         if t not in _FLOAT:
             return _extremum(fn)(a, b)
-        au, bu = _up(a), _up(b)
+        au, bu = _cpu_type(a), _cpu_type(b)
         r = fn(au, bu)
         r = ops.select(ops.is_nan(bu), au, ops.select(ops.is_nan(au), bu, r))
         return _conv(r, t)
@@ -227,11 +227,11 @@ _fmin_build = _nan_ignoring(ops.minimum)
 
 
 def fmax(x1, x2):
-    return _ew(("fmax",), _fmax_build, x1.dtype, x1, x2)
+    return run1(("fmax",), _fmax_build, x1, x2)
 
 
 def fmin(x1, x2):
-    return _ew(("fmin",), _fmin_build, x1.dtype, x1, x2)
+    return run1(("fmin",), _fmin_build, x1, x2)
 
 
 def _fmod_build(a, b):
@@ -241,7 +241,7 @@ def _fmod_build(a, b):
         r = _fmod(a32, _conv(b, _F32))
         r = ops.select(ops.equal(r, const(0.0, _F32)), ops.multiply(a32, const(0.0, _F32)), r)
         return _conv(r, t)  # a zero remainder takes the sign of x1
-    au, bu = _up(a), _up(b)
+    au, bu = _cpu_type(a), _cpu_type(b)
     ut = etype(au)
     _, r = _int_divmod(au, bu)
     if ut not in _UNSIGNED:
@@ -255,7 +255,7 @@ def _fmod_build(a, b):
 def fmod(x1, x2):
     if _wide(x1):
         return reference("fmod")(x1, x2)
-    return _ew(("fmod",), _fmod_build, x1.dtype, x1, x2)
+    return run1(("fmod",), _fmod_build, x1, x2)
 
 
 def _gcd_nodes(a, b, steps):
@@ -275,7 +275,7 @@ def _abs_int(n):
 def _gcd_build(lcm):
     def build(x1, x2):
         t = etype(x1)
-        a, b = _up(x1), _up(x2)
+        a, b = _cpu_type(x1), _cpu_type(x2)
         steps = int(t.bitwidth * 1.4405) + 2
         g = _abs_int(_gcd_nodes(_abs_int(a), _abs_int(b), steps))
         if not lcm:
@@ -289,10 +289,10 @@ def _gcd_build(lcm):
 def gcd(x1, x2):
     if _wide(x1):
         return reference("gcd")(x1, x2)
-    return _ew(("gcd",), _gcd_build(False), x1.dtype, x1, x2)
+    return run1(("gcd",), _gcd_build(False), x1, x2)
 
 
 def lcm(x1, x2):
     if _wide(x1):
         return reference("lcm")(x1, x2)
-    return _ew(("lcm",), _gcd_build(True), x1.dtype, x1, x2)
+    return run1(("lcm",), _gcd_build(True), x1, x2)

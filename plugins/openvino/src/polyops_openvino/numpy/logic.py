@@ -9,7 +9,8 @@ import openvino as ov
 from .._graph import BF16, T, const, etype, is_lazy, ops
 from .._graph import copy as _copy
 from ..core import _np_dtype
-from ._common import _F32, _UNSIGNED, _conv, _ew, _kind, _lt, _up
+from .._graph import run1
+from ._common import _F32, _UNSIGNED, _conv, _cpu_type, _kind, _lt
 
 
 # ===== bitwise ops, shifts, bit views ===============================================
@@ -22,7 +23,7 @@ def _bitwise(name, int_fn, bool_fn):
     key = (name,)
 
     def kernel(x, y):
-        return _ew(key, build, x.dtype, x, y)
+        return run1(key, build, x, y)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -38,7 +39,7 @@ def _invert_build(x):
 
 
 def bitwise_invert(x):
-    return _ew(("bitwise_invert",), _invert_build, x.dtype, x)
+    return run1(("bitwise_invert",), _invert_build, x)
 
 
 def _shift(name, fn, sign_fill):
@@ -56,7 +57,7 @@ def _shift(name, fn, sign_fill):
     key = (name,)
 
     def kernel(x, y):
-        return _ew(key, build, x.dtype, x, y)
+        return run1(key, build, x, y)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -87,14 +88,14 @@ def _fconst(value, t):
 def _float_pred(name, fn, other):
     """A float predicate node ``fn``; ``other`` for ints and bools (no model needed)."""
     def build(x):
-        return fn(_up(x))
+        return fn(_cpu_type(x))
 
     key = (name,)
 
     def kernel(x):
         if _kind(x) != "f":
             return np.full(np.shape(x), other, np.bool_)
-        return _ew(key, build, np.bool_, x)
+        return run1(key, build, x)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -108,7 +109,7 @@ isfinite = _float_pred("isfinite", ops.is_finite, True)
 def _nan_to_num_build(nan, posinf, neginf):
     def build(x):
         t = etype(x)
-        u = _up(x)
+        u = _cpu_type(x)
         ut = etype(u)
 
         def c(v):  # v rounded once to x's dtype, then exact in the compute type
@@ -125,4 +126,5 @@ def _nan_to_num_build(nan, posinf, neginf):
 def nan_to_num(x, nan, posinf, neginf):
     if _kind(x) != "f":
         return _copy(x)
-    return _ew(("nan_to_num", repr((nan, posinf, neginf))), _nan_to_num_build(nan, posinf, neginf), x.dtype, x)
+    key = ("nan_to_num", repr((nan, posinf, neginf)))
+    return run1(key, _nan_to_num_build(nan, posinf, neginf), x)

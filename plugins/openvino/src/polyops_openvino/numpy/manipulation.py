@@ -17,7 +17,7 @@ def roll(x, shift, axis):
     shape = tuple(np.shape(x))
     if axis is None:
         n = math.prod(shape)
-        if n == 0 or shift % n == 0:
+        if shift % n == 0:
             return _copy(x)
         flat_shape = [n]
 
@@ -27,15 +27,15 @@ def roll(x, shift, axis):
             r = ops.roll(f, axes_const([shift % n]), axes_const([0]))
             return ops.reshape(r, axes_const(list(shape) + ([2] if wide else [])), False)
 
-        return _move(("roll", shift % n, None), build, x, shape)
-    pairs = [(a, s % shape[a]) for a, s in zip(axis, shift) if shape[a] and s % shape[a]]
-    if not pairs or 0 in shape:
+        return _move(("roll", shift % n, None), build, x)
+    pairs = [(a, s % shape[a]) for a, s in zip(axis, shift) if s % shape[a]]
+    if not pairs:
         return _copy(x)
 
     def build(p):
         return ops.roll(p, axes_const([s for _, s in pairs]), axes_const([a for a, _ in pairs]))
 
-    return _move(("roll", tuple(pairs)), build, x, shape)
+    return _move(("roll", tuple(pairs)), build, x)
 
 
 def tile(x, repeats):
@@ -53,7 +53,7 @@ def tile(x, repeats):
         p = ops.reshape(p, axes_const(list(shape) + extra), False)
         return ops.tile(p, axes_const(list(reps) + ([1] if wide else [])))
 
-    return _move(("tile", shape, reps), build, x, out)
+    return _move(("tile", shape, reps), build, x)
 
 
 def repeat(x, repeats, axis):
@@ -68,7 +68,7 @@ def repeat(x, repeats, axis):
     else:
         idx = np.repeat(np.arange(n), np.asarray(repeats, np.int64))
     out = shape[:axis] + (len(idx),) + shape[axis + 1:]
-    if 0 in out:
+    if not len(idx):  # every repeat 0 (OpenVINO's Gather crashes on no indices)
         return np.empty(out, x.dtype)
     key_idx = repeats if isinstance(repeats, int) else tuple(repeats)
 
@@ -78,4 +78,4 @@ def repeat(x, repeats, axis):
             p = ops.reshape(p, axes_const(list(shape) + ([2] if wide else [])), False)
         return ops.gather(p, axes_const(idx), const(axis, T.i64))
 
-    return _move(("repeat", key_idx, axis, flat), build, x, out)
+    return _move(("repeat", key_idx, axis, flat), build, x)

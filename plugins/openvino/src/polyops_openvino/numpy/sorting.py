@@ -10,7 +10,8 @@ from polyops.plugin import reference
 from .._graph import T, axes_const, const, etype, ops, run1
 from .._graph import copy as _copy
 from ._common import (
-    _FLOAT, _I32, _conv, _eq, _flip, _kind, _lt, _nonzero, _reduce_plan, _slice, _up, _wide,
+    _FLOAT, _I32, _conv, _cpu_type, _eq, _flip, _kind, _lt, _nonzero, _reduce_plan, _slice,
+    _wide,
 )
 
 
@@ -22,7 +23,7 @@ def _sort_index(x, axis, n):
     t = etype(x)
     k = const(n, _I32)
     if t not in _FLOAT:  # TopK orders ints exactly (unlike the f32 comparisons)
-        v = _up(x)
+        v = _cpu_type(x)
         if etype(v) == T.u32:  # TopK is signed on u32
             v = _flip(v)
         return ops.topk(v, k, axis, "min", "value", "i32", True).output(1)
@@ -45,7 +46,7 @@ def argsort(x, axis):
     if axis is None or x.ndim == 0:
         x, axis = x.reshape(-1), 0
     n = x.shape[axis]
-    if x.size == 0 or n == 1:
+    if n == 1:
         return np.zeros(x.shape, np.int32)
     return run1(("argsort", axis, n), _argsort_build(axis, n), x)
 
@@ -54,7 +55,7 @@ def sort(x, axis):
     if axis is None:
         x, axis = np.reshape(x, -1), 0
     n = x.shape[axis]
-    if x.size == 0 or n == 1:
+    if n == 1:
         return _copy(x)
     if _wide(x):
         return reference("sort")(x, axis)
@@ -91,7 +92,7 @@ def _cumulative(name, product, nan_to):
         if axis is None:
             x, axis = np.reshape(x, -1), 0
         n = x.shape[axis]
-        if x.size == 0 or (n == 1 and (nan_to is None or _kind(x) != "f")):
+        if n == 1 and (nan_to is None or _kind(x) != "f"):
             return _copy(x)
         if _wide(x):
             return reference(name)(x, axis)
@@ -99,7 +100,7 @@ def _cumulative(name, product, nan_to):
         def build(p):
             t = etype(p)
             if t in _FLOAT:
-                u = _up(p)
+                u = _cpu_type(p)
                 if nan_to is not None:
                     u = ops.select(ops.is_nan(u), const(nan_to, etype(u)), u)
                 if product:
@@ -107,7 +108,7 @@ def _cumulative(name, product, nan_to):
                 else:
                     r = ops.cumsum(u, const(axis, T.i64))
                 return _conv(r, t)
-            u = _conv(_up(p), _I32)  # wrapping Add/Multiply: u32 as its bit pattern
+            u = _conv(_cpu_type(p), _I32)  # wrapping Add/Multiply: u32 as its bit pattern
             r = _scan_nodes(u, axis, n, ops.multiply if product else ops.add, 1 if product else 0)
             return _conv(r, t) if t != T.u32 else ops.convert(r, t)
 
@@ -129,7 +130,7 @@ nancumprod = _cumulative("nancumprod", True, 1.0)
 def _count_before_nodes(seq, v, side, negate=False):
     """int32 node: how many of the 1-D sorted ``seq`` sort before each of ``v`` (NumPy's
     order: NaN last); an exact broadcast comparison and a count (< 2**24: exact)."""
-    seq, v = _up(seq), _up(v)
+    seq, v = _cpu_type(seq), _cpu_type(v)
     rank = len(v.get_output_partial_shape(0))
     v2 = ops.unsqueeze(v, const(rank, T.i64))
     is_float = etype(seq) in _FLOAT
@@ -148,9 +149,6 @@ def _count_before_nodes(seq, v, side, negate=False):
 
 
 def searchsorted(sorted_sequence, values, side):
-    n = np.shape(sorted_sequence)[0]
-    if n == 0 or np.size(values) == 0:
-        return np.zeros(np.shape(values), np.int32)
     if _wide(values):
         return reference("searchsorted")(sorted_sequence, values, side)
 
@@ -162,8 +160,6 @@ def searchsorted(sorted_sequence, values, side):
 
 def digitize(x, bins):
     n = np.shape(bins)[0]
-    if n == 0 or np.size(x) == 0:
-        return np.zeros(np.shape(x), np.int32)
     if _wide(x):
         return reference("digitize")(x, bins)
 
@@ -174,17 +170,15 @@ def digitize(x, bins):
         flipped = ops.gather(b, axes_const(np.arange(n - 1, -1, -1)), const(0, T.i64))
         # n - count: the CPU plugin miscomputes a Subtract fused after this ReduceSum
         dec = _count_before_nodes(flipped, xp, "right", negate=True)
-        last = _up(ops.gather(b, const(n - 1, T.i64), const(0, T.i64)))
-        first = _up(ops.gather(b, const(0, T.i64), const(0, T.i64)))
+        last = _cpu_type(ops.gather(b, const(n - 1, T.i64), const(0, T.i64)))
+        first = _cpu_type(ops.gather(b, const(0, T.i64), const(0, T.i64)))
         return ops.select(_lt(last, first), dec, inc)
 
     return run1(("digitize",), build, x, bins)
 
 
 def count_nonzero(x, axis):
-    shape, axes, out = _reduce_plan(x, axis, False)
-    if np.size(x) == 0:
-        return np.zeros(out, np.int32)
+    _, axes, _ = _reduce_plan(x, axis, False)
     if _wide(x):
         return reference("count_nonzero")(x, axis)
 
@@ -197,13 +191,11 @@ def count_nonzero(x, axis):
 
 def isin(x1, x2, assume_unique, invert):
     shape = np.shape(x1)
-    if np.size(x1) == 0 or np.size(x2) == 0:
-        return np.full(shape, bool(invert), np.bool_)
     if _wide(x1):
         return reference("isin")(x1, x2, assume_unique, invert)
 
     def build(a, b):
-        a, b = _up(a), _up(b)
+        a, b = _cpu_type(a), _cpu_type(b)
         rank = len(shape)
         flat = ops.reshape(b, axes_const([-1]), False)
         hit = _eq(ops.unsqueeze(a, const(rank, T.i64)), flat)

@@ -76,11 +76,3 @@ def _axis_len(x, axis):
 
 def _np_scalar(value, d):
     return tf.constant(np.full((), value, NP_DTYPES[d.name]), d)
-
-
-def _widen(x):
-    return tf.cast(x, _F32) if x.dtype in _HALF else x  # half sums accumulate in float32
-
-
-def _narrow(out, d):
-    return tf.cast(out, d) if out.dtype != d else out

@@ -313,21 +313,11 @@ def broadcast_to(x, shape):
     return tf.broadcast_to(x, _ints(shape))
 
 
-def _axes(axis, ndim):
-    axes = []
-    for a in axis:
-        if not -ndim <= a < ndim:
-            raise ValueError(f"axis {a} is out of bounds for rank {ndim}")
-        axes.append(a + ndim if a < 0 else a)
-    if len(set(axes)) != len(axes):
-        raise ValueError(f"repeated axis in {axis}")
-    return sorted(axes)
-
-
 def expand_dims(x, axis):
     if isinstance(axis, int):
         return tf.expand_dims(x, axis)
-    for a in _axes(axis, x.shape.rank + len(axis)):
+    ndim = x.shape.rank + len(axis)  # (axes in range and distinct: the op's prepare checked)
+    for a in sorted(a + ndim if a < 0 else a for a in axis):
         x = tf.expand_dims(x, a)
     return x
 

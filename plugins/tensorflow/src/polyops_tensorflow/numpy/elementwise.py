@@ -26,34 +26,9 @@ from .base import abs, floor_divide, maximum, minimum, mod
 
 
 def arctan2(x1, x2):
-    if x1.dtype in (tf.bfloat16, tf.float16):  # no half kernels on CPU
+    if x1.dtype in _HALF:  # no half kernels on CPU
         return tf.cast(tf.math.atan2(tf.cast(x1, tf.float32), tf.cast(x2, tf.float32)), x1.dtype)
     return tf.math.atan2(x1, x2)
-
-
-def _in_float32(fn):
-    """A float kernel that computes float16/bfloat16 in float32 and rounds once, as
-    NumPy's own half-precision loops do."""
-
-    def kernel(x):
-        d = x.dtype
-        if d in _HALF:
-            return tf.cast(fn(tf.cast(x, _F32)), d)
-        return fn(x)
-
-    kernel.__name__ = kernel.__qualname__ = getattr(fn, "__name__", "kernel")
-    return kernel
-
-
-def _in_float32_2(fn):
-    def kernel(x1, x2):
-        d = x1.dtype
-        if d in _HALF:
-            return tf.cast(fn(tf.cast(x1, _F32), tf.cast(x2, _F32)), d)
-        return fn(x1, x2)
-
-    kernel.__name__ = kernel.__qualname__ = getattr(fn, "__name__", "kernel")
-    return kernel
 
 
 fabs = tf.abs  # floats only (ints arrive as floatx, complex is rejected)
@@ -66,17 +41,17 @@ def trunc(x):
 
 
 reciprocal = tf.math.reciprocal  # floats and complex
-expm1 = _in_float32(tf.math.expm1)
-log1p = _in_float32(tf.math.log1p)
-tan = _in_float32(tf.math.tan)
-arcsin = _in_float32(tf.math.asin)
-arccos = _in_float32(tf.math.acos)
-arctan = _in_float32(tf.math.atan)
-sinh = _in_float32(tf.math.sinh)
-cosh = _in_float32(tf.math.cosh)
-arcsinh = _in_float32(tf.math.asinh)
-arccosh = _in_float32(tf.math.acosh)
-arctanh = _in_float32(tf.math.atanh)
+expm1 = tf.math.expm1
+log1p = tf.math.log1p
+tan = tf.math.tan
+arcsin = tf.math.asin
+arccos = tf.math.acos
+arctan = tf.math.atan
+sinh = tf.math.sinh
+cosh = tf.math.cosh
+arcsinh = tf.math.asinh
+arccosh = tf.math.acosh
+arctanh = tf.math.atanh
 
 
 def i0(x):
@@ -106,10 +81,7 @@ log10 = _log_base("log10", float(np.log(10.0)))
 
 
 def exp2(x):
-    d = x.dtype
-    if d in _HALF:
-        return tf.cast(tf.pow(tf.constant(2.0, _F32), tf.cast(x, _F32)), d)
-    return tf.pow(tf.constant(2.0, d), x)
+    return tf.pow(tf.constant(2.0, x.dtype), x)
 
 
 def _logaddexp(scale):
@@ -129,9 +101,9 @@ def _logaddexp(scale):
     return fn
 
 
-logaddexp = _in_float32_2(_logaddexp(None))
+logaddexp = _logaddexp(None)
 logaddexp.__name__ = logaddexp.__qualname__ = "logaddexp"
-logaddexp2 = _in_float32_2(_logaddexp(2))
+logaddexp2 = _logaddexp(2)
 logaddexp2.__name__ = logaddexp2.__qualname__ = "logaddexp2"
 
 

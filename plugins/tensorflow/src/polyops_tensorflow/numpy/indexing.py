@@ -9,7 +9,7 @@ import builtins
 import numpy as np
 import tensorflow as tf
 
-from polyops.plugin import pad_index
+from polyops.plugin import nonempty, pad_index
 
 from ..core import TF_DTYPES, EagerTensor
 from ._common import (
@@ -150,13 +150,10 @@ def trace(x, offset, axis1, axis2):
     return sum(d, (d.shape.rank - 1,), False)
 
 
+@nonempty  # tf's diag gradient raises on an empty vector
 def diag(x, k):
     if x.shape.rank == 2:
         return diagonal(x, k, 0, 1)
-    n = x.shape[0]
-    if n == 0:
-        m = builtins.abs(k)
-        return tf.zeros((m, m), x.dtype)
     return tf.linalg.diag(x, k=k)  # a square matrix of side n + |k|
 
 
@@ -216,8 +213,8 @@ def meshgrid(*args):
 
 def vander(x, N, increasing):
     n = x.shape[0]
-    if n == 0 or N == 0:
-        return tf.zeros((n, N), x.dtype)
+    if N == 0:
+        return tf.zeros((n, 0), x.dtype)
     # NumPy's multiply.accumulate of [1, x, x, ...]: each power rounds (or wraps) once
     col = tf.reshape(x, _ints((n, 1)))
     cols = tf.concat([tf.ones((n, 1), x.dtype), tf.broadcast_to(col, _ints((n, N - 1)))], 1)
@@ -276,8 +273,6 @@ def pad(x, pad_width, mode, constant_values):
         return tf.pad(x, _ints(pad_width), constant_values=_np_scalar(constant_values, d))
     shape = x.shape.as_list()
     out = [None if s is None else s + b + a for s, (b, a) in zip(shape, pad_width)]
-    if 0 in out:
-        return tf.zeros(_ints(out), d)
     if mode in ("reflect", "symmetric"):
         # tf.pad reflects once: widths up to n - 1 (reflect) or n (symmetric)
         reach = 1 if mode == "reflect" else 0

@@ -8,7 +8,7 @@ import numpy as np
 import tensorflow as tf
 
 from ..core import TF_DTYPES
-from ._common import _BOOL, _COMPLEX, _F32, _FLOATS, _HALF, _INT32, _INT64, _UNSIGNED, _np_scalar
+from ._common import _BOOL, _COMPLEX, _FLOATS, _INT32, _INT64, _UNSIGNED, _np_scalar
 
 # ===== bitwise ops, shifts, bit views ================================================
 
@@ -125,9 +125,6 @@ def signbit(x):
 
 
 def isclose(x1, x2, rtol, atol, equal_nan):
-    d = x1.dtype
-    if d in _HALF:
-        x1, x2 = tf.cast(x1, _F32), tf.cast(x2, _F32)
     # |x1 - x2| <= atol + rtol * |x2| where x2 is finite, or x1 == x2 (inf == inf);
     # complex magnitudes as np.isclose (a NaN or inf part makes |x2| NaN or inf)
     abs2 = tf.abs(x2)

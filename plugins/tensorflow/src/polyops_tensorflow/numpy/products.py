@@ -10,7 +10,7 @@ import numpy as np
 import tensorflow as tf
 
 from ..core import NP_DTYPES, TF_DTYPES
-from ._common import _COMPLEX, _INT32, _ints, _multiply, _narrow, _widen
+from ._common import _COMPLEX, _INT32, _ints, _multiply
 from .base import einsum
 
 _LETTERS = "abcdefghijklmnopqrstuvwxy"  # einsum labels; "z" is kept for contractions
@@ -34,15 +34,13 @@ def inner(x1, x2):
     if ra == 0 or rb == 0:
         return _multiply(x1, x2)
     la, lb = _LETTERS[: ra - 1], _LETTERS[ra - 1: ra + rb - 2]
-    return _narrow(einsum(f"{la}z,{lb}z->{la}{lb}", _widen(x1), _widen(x2)), x1.dtype)
+    return einsum(f"{la}z,{lb}z->{la}{lb}", x1, x2)
 
 
 def vdot(x1, x2):
-    d = x1.dtype
-    if d in _COMPLEX:
+    if x1.dtype in _COMPLEX:
         x1 = tf.math.conj(x1)
-    a, b = tf.reshape(_widen(x1), _ints((-1,))), tf.reshape(_widen(x2), _ints((-1,)))
-    return _narrow(einsum("i,i->", a, b), d)
+    return einsum("i,i->", tf.reshape(x1, _ints((-1,))), tf.reshape(x2, _ints((-1,))))
 
 
 def tensordot(x1, x2, axes):
@@ -50,22 +48,21 @@ def tensordot(x1, x2, axes):
     r1, r2 = x1.shape.rank, x2.shape.rank
     if not a1:  # no contraction: an outer product
         return _multiply(tf.reshape(x1, tf.concat([tf.shape(x1), tf.ones((r2,), _INT32)], 0)), x2)
-    d = x1.dtype
     l1 = _LETTERS[:r1]
     l2 = list(_LETTERS[r1: r1 + r2])
     for i, j in zip(a1, a2):
         l2[j] = l1[i]
     out = "".join(c for i, c in enumerate(l1) if i not in a1)
     out += "".join(c for j, c in enumerate(l2) if j not in a2)
-    return _narrow(einsum(f"{l1},{''.join(l2)}->{out}", _widen(x1), _widen(x2)), d)
+    return einsum(f"{l1},{''.join(l2)}->{out}", x1, x2)
 
 
 def slogdet(x):
     d = x.dtype
-    sign, logdet = tf.linalg.slogdet(_widen(x))  # LU with partial pivoting, as LAPACK
+    sign, logdet = tf.linalg.slogdet(x)  # LU with partial pivoting, as LAPACK
     if d not in _COMPLEX:
         sign = tf.add(sign, tf.zeros((), sign.dtype))  # a singular matrix's sign is +0.0
-    return _narrow(sign, d), _narrow(logdet, d)
+    return sign, logdet
 
 
 def _window(np_fn):

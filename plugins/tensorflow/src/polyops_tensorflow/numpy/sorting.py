@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
+from polyops.plugin import nonempty
+
 from ._common import (
     _BOOL,
     _COMPLEX,
@@ -32,8 +34,8 @@ def argsort(x, axis):
         x, axis = tf.reshape(x, [-1]), 0
     if x.dtype in (_BOOL, tf.int8, tf.uint8, tf.int16, tf.uint16):
         x = tf.cast(x, _INT32)  # order-preserving; tf.argsort lacks narrow kernels
-    elif x.dtype in (tf.bfloat16, tf.float16):
-        x = tf.cast(x, tf.float32)
+    elif x.dtype in _HALF:
+        x = tf.cast(x, tf.float32)  # exact: the order is the same
     if x.dtype not in _FLOATS:
         return tf.cast(tf.argsort(x, axis=axis, stable=True), _INT32)
     last = x.shape.rank - 1
@@ -52,11 +54,10 @@ def _is_float(x):
     return x.dtype in _FLOATS
 
 
+@nonempty  # tf's TopK gradient raises on zero-size input (range delta 0)
 def sort(x, axis):
     if axis is None:
         x, axis = tf.reshape(x, _ints((-1,))), 0
-    if 0 in tuple(x.shape):  # nothing to sort; tf's TopK gradient raises there (range delta 0)
-        return tf.identity(x)
     d = x.dtype
     if d is _BOOL:  # no tf kernel: sort as 0/1
         return tf.cast(tf.sort(tf.cast(x, tf.uint8), axis=axis), d)
@@ -184,9 +185,7 @@ def nonzero(x):
 
 def isin(x1, x2, assume_unique, invert):
     m = x2.shape.num_elements()
-    if m == 0:
-        found = tf.zeros(tf.shape(x1), _BOOL)
-    elif x1.dtype in _COMPLEX or m is None or m <= 8:
+    if x1.dtype in _COMPLEX or m is None or m <= 8:
         found = tf.reduce_any(tf.equal(tf.expand_dims(x1, -1), tf.reshape(x2, _ints((-1,)))), -1)
     else:  # binary search in the sorted x2 (NaN last, equal to nothing)
         s = sort(tf.reshape(x2, _ints((-1,))), 0)

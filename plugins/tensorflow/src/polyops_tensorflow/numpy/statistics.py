@@ -9,10 +9,10 @@ import builtins
 import numpy as np
 import tensorflow as tf
 
-from polyops.plugin import quantile_plan
+from polyops.plugin import nonempty, quantile_plan
 
 from ..core import NP_DTYPES
-from ._common import _BOOL, _COMPLEX, _FLOATS, _INT32, _axis, _ints, _narrow, _np_scalar, _widen
+from ._common import _BOOL, _COMPLEX, _FLOATS, _INT32, _axis, _ints, _np_scalar
 from .base import argmax, argmin, max, mean, min, prod, sum
 
 # ===== NaN-ignoring reductions ======================================================
@@ -54,28 +54,26 @@ def _nan_count_sum(x, axis):
 
 
 def nanmean(x, axis, keepdims):
-    d = x.dtype  # floating (ints arrive as floatx) or complex
-    w = _widen(x)
-    total, count = _nan_count_sum(w, axis)
+    # floating (ints arrive as floatx) or complex
+    total, count = _nan_count_sum(x, axis)
     out = tf.math.truediv(total, count)
-    return _narrow(out if keepdims else _unreduce(out, axis), d)
+    return out if keepdims else _unreduce(out, axis)
 
 
 def _nanvar(x, axis, keepdims):
-    w = _widen(x)
-    total, count = _nan_count_sum(w, axis)
-    nan = _nan_of(w)
-    centered = tf.where(nan, tf.zeros((), w.dtype), tf.subtract(w, tf.math.truediv(total, count)))
+    total, count = _nan_count_sum(x, axis)
+    nan = _nan_of(x)
+    centered = tf.where(nan, tf.zeros((), x.dtype), tf.subtract(x, tf.math.truediv(total, count)))
     out = tf.math.truediv(tf.reduce_sum(tf.multiply(centered, centered), _axis(axis), True), count)
     return out if keepdims else _unreduce(out, axis)
 
 
 def nanvar(x, axis, keepdims):
-    return _narrow(_nanvar(x, axis, keepdims), x.dtype)
+    return _nanvar(x, axis, keepdims)
 
 
 def nanstd(x, axis, keepdims):
-    return _narrow(tf.sqrt(_nanvar(x, axis, keepdims)), x.dtype)
+    return tf.sqrt(_nanvar(x, axis, keepdims))
 
 
 def _nan_extremum(name, reduce, fill):
@@ -147,7 +145,7 @@ def _lines(x, axis):
     if len(axes) != 1:
         x = tf.reshape(x, _ints(kept_shape + [n]))
     keep_shape = [1 if i in axes else s for i, s in enumerate(shape)]
-    return _widen(x), n, kept_shape, keep_shape
+    return x, n, kept_shape, keep_shape
 
 
 def _shaped(out, kept_shape, keep_shape, keepdims):
@@ -173,11 +171,7 @@ def _at(s, pos):
 def _median_family(name, skip_nan):
     # x arrives floating (ints and bools as floatx)
     def kernel(x, axis, keepdims):
-        d = x.dtype
         x2, n, kept, keep = _lines(x, axis)
-        out_shape = keep if keepdims else kept
-        if n == 0 or 0 in kept:
-            return tf.fill(_ints(out_shape), tf.constant(np.nan, d))
         w = x2.dtype
         s, nan = _nan_sorted(x2)
         half = tf.constant(0.5, w)
@@ -195,14 +189,15 @@ def _median_family(name, skip_nan):
             out = a if n % 2 else tf.multiply(tf.add(a, s[..., n // 2]), half)
             bad = tf.reduce_any(nan, -1)
         out = tf.where(bad, tf.constant(np.nan, w), out)
-        return _narrow(_shaped(out, kept, keep, keepdims), d)
+        return _shaped(out, kept, keep, keepdims)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
 
 
-median = _median_family("median", False)
-nanmedian = _median_family("nanmedian", True)
+# (an empty line has no median: NaN, core's fill; `nonempty`)
+median = nonempty(_median_family("median", False))
+nanmedian = nonempty(_median_family("nanmedian", True))
 
 
 def _quantile_family(name, scale, skip_nan):
@@ -217,7 +212,7 @@ def _quantile_family(name, scale, skip_nan):
             int_q = builtins.all(isinstance(v, int) for v in qs)
         x2, n, kept, keep = _lines(x, axis)
         out_shape = lead + (keep if keepdims else kept)
-        if n == 0 or 0 in kept or not qs:
+        if not qs:
             return tf.fill(_ints(out_shape), tf.constant(np.nan, d))
         w = x2.dtype
         nw = NP_DTYPES[w.name]
@@ -259,16 +254,16 @@ def _quantile_family(name, scale, skip_nan):
             out = tf.reshape(out, _ints([k] + keep))
         if not lead:
             out = tf.reshape(out, _ints(out_shape))
-        return _narrow(out, d)
+        return out
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
 
 
-quantile = _quantile_family("quantile", 1, False)
-percentile = _quantile_family("percentile", 100, False)
-nanquantile = _quantile_family("nanquantile", 1, True)
-nanpercentile = _quantile_family("nanpercentile", 100, True)
+quantile = nonempty(_quantile_family("quantile", 1, False))
+percentile = nonempty(_quantile_family("percentile", 100, False))
+nanquantile = nonempty(_quantile_family("nanquantile", 1, True))
+nanpercentile = nonempty(_quantile_family("nanpercentile", 100, True))
 
 
 # ===== weighted mean, correlation ===================================================
@@ -277,23 +272,20 @@ nanpercentile = _quantile_family("nanpercentile", 100, True)
 def average(x, axis, weights):
     if weights is None:
         return mean(x, axis, False)
-    d = x.dtype  # x and weights share the floating result dtype
-    xw, w = _widen(x), _widen(weights)
+    w = weights  # x and weights share the floating result dtype
     if weights.shape.rank != x.shape.rank:  # 1-D along the one axis
         shape = [1] * x.shape.rank
         shape[axis[0]] = -1
         w = tf.reshape(w, _ints(shape))
     ax = _axis(axis)
-    total = tf.reduce_sum(tf.multiply(xw, w), ax)
+    total = tf.reduce_sum(tf.multiply(x, w), ax)
     scale = tf.reduce_sum(w, ax)
     zero = tf.equal(scale, tf.zeros((), w.dtype))
-    out = tf.where(zero, _np_scalar(np.nan, w.dtype), tf.math.truediv(total, scale))
-    return _narrow(out, d)
+    return tf.where(zero, _np_scalar(np.nan, w.dtype), tf.math.truediv(total, scale))
 
 
 def corrcoef(x):
-    d = x.dtype  # floating (ints arrive as floatx)
-    xf = _widen(x)
+    xf = x  # floating (ints arrive as floatx)
     one_d = x.shape.rank == 1
     if one_d:
         xf = tf.reshape(xf, _ints((1, -1)))
@@ -303,4 +295,4 @@ def corrcoef(x):
     c = tf.math.truediv(tf.math.truediv(c, tf.expand_dims(sd, 1)), tf.expand_dims(sd, 0))
     one = tf.ones((), c.dtype)
     c = tf.minimum(tf.maximum(c, tf.negative(one)), one)  # NaN stays
-    return _narrow(tf.reshape(c, _ints(())) if one_d else c, d)
+    return tf.reshape(c, _ints(())) if one_d else c

@@ -8,8 +8,6 @@ nothing for it.
 
 from __future__ import annotations
 
-import builtins
-
 import torch
 
 from polyops.plugin import SplitKernel
@@ -93,14 +91,6 @@ def _moving(fn):
 
 # ===== shared by several kernels ====================================================
 
-def _out_shape(shape, axis, keepdims):
-    if axis is None:
-        return (1,) * len(shape) if keepdims else ()
-    if keepdims:
-        return tuple(1 if i in axis else d for i, d in enumerate(shape))
-    return tuple(d for i, d in enumerate(shape) if i not in axis)
-
-
 def _int_division(fn, x1, x2):
     # torch raises on integer division by zero, numpy gives 0; bool and wide
     # unsigned ints compute in a wider int.
@@ -114,9 +104,6 @@ def _int_division(fn, x1, x2):
 def _extremum(reduce, combine, x, axis, keepdims, initial):
     if axis == ():
         out = x
-    elif x.numel() == 0 and (axis is None or builtins.any(x.shape[a] == 0 for a in axis)):
-        # core only lets an empty reduction through with an initial value
-        return torch.full(_out_shape(x.shape, axis, keepdims), initial, dtype=x.dtype)
     else:
         out = reduce(x, dim=() if axis is None else axis, keepdim=keepdims)
     if initial is None:

@@ -15,10 +15,11 @@ import math
 import torch
 
 from polyops import standardize_dtype
+from polyops.plugin import nonempty
 
 from .._compat import is_compiling as _is_compiling
 from ..core import TORCH_DTYPES
-from ._common import (_HALF, _WIDER_BOOL, _flip_dims, _int_division, _max, _min, _out_shape,
+from ._common import (_HALF, _WIDER_BOOL, _flip_dims, _int_division, _max, _min,
                       _product, _valid_index, _widen, _widened)
 
 
@@ -212,8 +213,9 @@ def _prod(x, axis, keepdims, dtype):
 prod = _widened(_prod)
 
 
-max = _widened(_max)
-min = _widened(_min)
+# torch's amax/amin refuse an empty reduction: core answers those (with initial), `nonempty`
+max = nonempty(_widened(_max))
+min = nonempty(_widened(_min))
 
 
 def argmax(x, axis, keepdims):
@@ -250,24 +252,17 @@ def mean(x, axis, keepdims):
     return torch.mean(x, dim=axis, keepdim=keepdims)
 
 
-def _empty_moment(x, axis, keepdims):
-    """NaN of the reduced shape: torch warns on an empty reduction, NumPy gives NaN."""
-    return torch.full(_out_shape(x.shape, axis, keepdims), float("nan"), dtype=x.dtype)
-
-
+@nonempty  # torch warns on an empty reduction (NumPy's NaN is core's fill)
 def var(x, axis, keepdims):
     if axis == ():
         return torch.square(x - x)  # 0, or nan for inf and nan
-    if x.numel() == 0:
-        return _empty_moment(x, axis, keepdims)
     return torch.var(x, dim=axis, correction=0, keepdim=keepdims)
 
 
+@nonempty  # torch warns on an empty reduction (NumPy's NaN is core's fill)
 def std(x, axis, keepdims):
     if axis == ():
         return torch.abs(x - x)
-    if x.numel() == 0:
-        return _empty_moment(x, axis, keepdims)
     return torch.std(x, dim=axis, correction=0, keepdim=keepdims)
 
 
@@ -300,12 +295,8 @@ def expand_dims(x, axis):
 def squeeze(x, axis):
     if axis is None:
         return torch.squeeze(x)
-    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    # torch skips dims that are not 1 where numpy refuses; core runs the op's
-    # rule on a kernel failure, which names the problem.
-    if builtins.any(x.shape[a] != 1 for a in axes):
-        raise ValueError(f"squeeze: axis {axis} is not of size 1 in shape {tuple(x.shape)}")
-    return torch.squeeze(x, axes)
+    # (axes of size 1: the op's prepare checked; torch would skip the others)
+    return torch.squeeze(x, tuple(axis) if isinstance(axis, (tuple, list)) else (axis,))
 
 
 def flip(x, axis):

@@ -103,8 +103,8 @@ def unravel_index(indices, shape):
 
 def vander(x, N, increasing):
     n = x.shape[0]
-    if n == 0 or N == 0:
-        return torch.zeros((n, N), dtype=x.dtype)
+    if N == 0:
+        return torch.zeros((n, 0), dtype=x.dtype)
     # NumPy's multiply.accumulate of the repeated column, x**0 = 1 first
     cols = torch.cat([torch.ones((n, 1), dtype=x.dtype), x.reshape(n, 1).expand(n, N - 1)], 1)
     out = _widened(lambda c: torch.cumprod(c, 1, dtype=c.dtype))(cols)
@@ -151,8 +151,6 @@ def _pad(x, pad_width, mode, constant_values):
         out = _full(out_shape, constant_values, standardize_dtype(x.dtype))
         out[tuple(slice(b, b + d) for d, (b, _) in zip(x.shape, pad_width))] = x
         return out
-    if math.prod(out_shape) == 0:
-        return torch.zeros(out_shape, dtype=x.dtype)
     for axis, (b, a) in enumerate(pad_width):
         if not (b or a):
             continue

@@ -7,8 +7,10 @@ import math
 
 import torch
 
+from polyops.plugin import nonempty
+
 from ..core import TORCH_DTYPES
-from ._common import _F32, _HALF, _widened
+from ._common import _widened
 
 
 # ===== bitwise ops, shifts, bit views ===============================================
@@ -41,14 +43,11 @@ left_shift = _shift(torch.bitwise_left_shift, False)
 right_shift = _shift(torch.bitwise_right_shift, True)
 
 
+@nonempty  # torch's view checks strides even when there is no data
 def view(x, dtype):
     target = TORCH_DTYPES[dtype]
     if x.dtype == target:
         return x
-    if x.numel() == 0:  # torch's view checks strides even when there is no data
-        a, b = x.element_size(), torch.empty((), dtype=target).element_size()
-        shape = tuple(x.shape[:-1]) + ((x.shape[-1] * a) // b,) if x.ndim else ()
-        return torch.empty(shape, dtype=target)
     return x.contiguous().view(target)
 
 
@@ -75,10 +74,8 @@ def signbit(x):
 
 
 def isclose(x1, x2, rtol, atol, equal_nan):
-    # NumPy's formula (torch.isclose refuses a negative tolerance, asks for a finite
-    # |x1 - x2| rather than a finite x2, and compares half floats in their own dtype)
-    if x1.dtype in _HALF:
-        x1, x2 = x1.to(_F32), x2.to(_F32)
+    # NumPy's formula (torch.isclose refuses a negative tolerance and asks for a finite
+    # |x1 - x2| rather than a finite x2)
     abs2 = torch.abs(x2)
     within = torch.abs(x1 - x2) <= abs2 * rtol + atol
     out = (within & (abs2 < math.inf)) | (x1 == x2)

@@ -9,25 +9,10 @@ import math
 import torch
 
 from ..core import TORCH_DTYPES
-from ._common import _F32, _F64, _HALF, _product, _tensors, _widened
+from ._common import _F64, _product, _widened
 
 
 # ===== products =====================================================================
-
-
-def _in_float32(fn):
-    """``fn`` computed in float32 for float16/bfloat16 operands (sums accumulate in float32)."""
-
-    def kernel(*args):
-        dtype = next(_tensors(args)).dtype
-        if dtype not in _HALF:
-            return fn(*args)
-        out = fn(*[a.to(_F32) if isinstance(a, torch.Tensor) else a for a in args])
-        if isinstance(out, tuple):
-            return tuple(o.to(dtype) for o in out)
-        return out.to(dtype)
-
-    return kernel
 
 
 def outer(x1, x2):
@@ -37,36 +22,27 @@ def outer(x1, x2):
 kron = _widened(torch.kron)
 
 
-def _inner(x1, x2):
+def inner(x1, x2):
     if x1.ndim == 0 or x2.ndim == 0:
         return _widened(torch.mul)(x1, x2)
     return _product(torch.inner, x1, x2)
 
 
-inner = _in_float32(_inner)
-
-
-def _vdot(x1, x2):
+def vdot(x1, x2):
     a, b = x1.reshape(-1), x2.reshape(-1)
     if a.is_complex():
         return torch.vdot(a, b)
     return _product(torch.dot, a, b)
 
 
-vdot = _in_float32(_vdot)
-
-
-def _tensordot(x1, x2, axes):
+def tensordot(x1, x2, axes):
     a1, a2 = axes
     if not a1:  # no contraction: an outer product, no sums
         return _widened(torch.mul)(x1.reshape(tuple(x1.shape) + (1,) * x2.ndim), x2)
     return _product(torch.tensordot, x1, x2, (list(a1), list(a2)))
 
 
-tensordot = _in_float32(_tensordot)
-
-
-def _trapezoid(y, x, dx, axis):
+def trapezoid(y, x, dx, axis):
     n = y.shape[axis]
     m = builtins.max(n - 1, 0)
     hi, lo = y.narrow(axis, builtins.min(n, 1), m), y.narrow(axis, 0, m)
@@ -81,18 +57,9 @@ def _trapezoid(y, x, dx, axis):
     return torch.sum(d * (hi + lo) / 2.0, dim=axis)
 
 
-trapezoid = _in_float32(_trapezoid)
-
-
-def _slogdet(x):
-    if x.shape[-1] == 0:
-        batch = x.shape[:-2]
-        return torch.ones(batch, dtype=x.dtype), torch.zeros(batch, dtype=x.dtype)
+def slogdet(x):
     sign, logdet = torch.linalg.slogdet(x)
     return sign + 0.0, logdet  # a singular matrix gives sign -0.0
-
-
-slogdet = _in_float32(_slogdet)
 
 
 # ===== windows ======================================================================
