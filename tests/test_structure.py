@@ -249,3 +249,108 @@ def test_every_op_has_a_docstring_with_an_example():
 
     missing = [n for n, op in OPS.items() if "Example" not in (op.public.__doc__ or "")]
     assert missing == [], f"ops without a docstring example: {missing}"
+
+
+# -- declared once (issue 16): compute dtypes and empty operands ------------------------
+
+_HALF_NAMES = ({"float16", "bfloat16"}, {"f16", "bf16"})
+_WIDEN_HELPERS = {"_LOW", "_act", "_up", "_down", "_to32", "widened", "narrowed"}
+
+
+def _half_pair(node) -> bool:
+    """A tuple/list/set literal of exactly the two 16-bit float dtypes (strings, or a
+    framework's dtype attributes such as ``jnp.float16, jnp.bfloat16``)."""
+    if not isinstance(node, (ast.Tuple, ast.List, ast.Set)) or len(node.elts) != 2:
+        return False
+    names = {e.value if isinstance(e, ast.Constant) else getattr(e, "attr", None)
+             for e in node.elts}
+    return names in _HALF_NAMES
+
+
+def test_compute_dtype_is_declared_not_repeated():
+    """16-bit floats compute in float32 because an op declares ``compute="float32"``; no
+    module keeps its own copy of the 16-bit dtypes or a widen/narrow helper pair
+    (`polyops._dtypes.HALF_FLOATS` is the one definition)."""
+    found = []
+    for path in _sources():
+        rel = path.relative_to(ROOT).as_posix()
+        if path.name == "_dtypes.py" or "/polyops/testing/" in rel:  # (tests' tolerances)
+            continue
+        tree = ast.parse(path.read_text())
+        # a plugin's one set of its framework's 16-bit dtype objects, built from HALF_FLOATS
+        # or named there once: plugins/<name>/.../core.py or numpy/_common.py
+        once = {id(x) for n in tree.body if isinstance(n, ast.Assign)
+                and rel.startswith("plugins/") and path.name in ("core.py", "_common.py")
+                for x in ast.walk(n.value)}
+        for node in ast.walk(tree):
+            named = (node.name if isinstance(node, ast.FunctionDef) else
+                     node.targets[0].id if isinstance(node, ast.Assign)
+                     and isinstance(node.targets[0], ast.Name) else None)
+            if (_half_pair(node) and id(node) not in once) or named in _WIDEN_HELPERS:
+                found.append(f"{rel}:{node.lineno}: {named or ast.unparse(node)}")
+    assert found == []
+    from polyops._op import every_op
+
+    declared = sorted(n for n, op in every_op().items() if op.compute)
+    assert "softmax" in declared and "expm1" in declared and "relu6" not in declared
+
+
+def _size_test(node) -> bool:
+    """``x.size``, ``x.numel()``, ``np.size(x)``, ``math.prod(x.shape)``, ``x.shape[i]``."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "size"
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+    if isinstance(node, ast.Call):
+        f = node.func
+        name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+        return name in ("numel", "size", "_num_elements") or (
+            name == "prod" and bool(node.args) and "shape" in ast.unparse(node.args[0]))
+    return False
+
+
+def _empty_guards(tree):
+    """Comparisons that ask whether a tensor has zero size."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and _size_test(node.operand):
+            yield node
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            continue
+        left, op, right = node.left, node.ops[0], node.comparators[0]
+        zero = (lambda n: isinstance(n, ast.Constant) and n.value == 0 and n.value is not False)
+        if isinstance(op, (ast.Eq, ast.NotEq)) and zero(right) and _size_test(left):
+            yield node
+        if isinstance(op, (ast.In, ast.NotIn)) and zero(left) and "shape" in ast.unparse(right):
+            yield node
+
+
+# Guards that stay, each with its reason: answers no rule spec or fill can give.
+_SIGNS = ("svd/eigh sign-fixing helper: a (0, n) matrix still has an identity vh, which is "
+          "neither zero-size nor a constant fill")
+EMPTY_GUARDS_ALLOWED = {
+    "polyops_jax/linalg.py:v.shape[-2] == 0": _SIGNS,
+    "polyops_tensorflow/linalg.py:v.shape[-2] == 0": _SIGNS,
+    "polyops_torch/linalg.py:v.shape[-2] == 0": _SIGNS,
+    "polyops_jax/numpy/sorting.py:flat.shape[0] == 0":
+        "unique: the result's length depends on the values, so core has no spec to build",
+    "polyops_torch/numpy/sorting.py:flat.numel() == 0":
+        "histogram: NumPy's range for an empty input is (0, 1), the edges are not a fill",
+}
+
+
+def test_kernels_have_no_empty_guards():
+    """Kernel bodies are the math only: a kernel that cannot take a zero-size operand is
+    marked `polyops.plugin.nonempty` (or its runtime sets ``empty_tensors=False``) and core
+    answers from the op's rule and declared ``empty`` fill (tests/test_empty.py)."""
+    found = []
+    for name in PLUGINS:
+        pkg = ROOT / "plugins" / name / "src" / f"polyops_{name}"
+        for path in pkg.rglob("*.py"):
+            if "build" in path.parts:
+                continue
+            rel = str(path.relative_to(pkg.parent))
+            for node in _empty_guards(ast.parse(path.read_text())):
+                where = f"{rel}:{ast.unparse(node)}"
+                if where not in EMPTY_GUARDS_ALLOWED:
+                    found.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
+    assert found == []
