@@ -14,6 +14,7 @@ inputs' nodes (numpy inputs become Constants) and returns the outputs as `Lazy`.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 
 import ml_dtypes
 import polyops
@@ -65,7 +66,9 @@ _CONFIG = {
 _MAX_ENTRIES = 4096
 
 _core = None
-_cache: dict = {}
+_cache: OrderedDict = OrderedDict()  # least recently used first: a full cache evicts that
+_cache_touch = _cache.move_to_end  # (evicting the oldest insertion instead recompiled models
+# in use: a later call of the same signature compiled again, tests/test_repeated_calls.py)
 compiles = 0  # models compiled so far in this process (the cache may also evict)
 _compile_lock = threading.Lock()
 
@@ -108,7 +111,7 @@ def _compile(k, build, arrays):
         global compiles
         compiles += 1
         if len(_cache) >= _MAX_ENTRIES:
-            del _cache[next(iter(_cache))]
+            _cache.popitem(last=False)
         _cache[k] = entry
         return entry
 
@@ -150,6 +153,11 @@ def run(key, build, *inputs):
     entry = _cache.get(k)
     if entry is None:
         entry = _compile(k, build, arrays)
+    else:
+        try:
+            _cache_touch(k)
+        except KeyError:  # another thread evicted it meanwhile: this call still has it
+            pass
     if entry.lock.acquire(blocking=False):
         try:
             return _infer(entry.request, entry, arrays)
