@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import polyops
 from polyops import ops
-from polyops._op import Operation
+from polyops._operation import Operation
 
 ROOT = Path(__file__).resolve().parents[1]
 FRAMEWORKS = {"jax", "jaxlib", "tensorflow", "torch", "openvino", "keras"}
@@ -55,9 +56,39 @@ def test_fast_path_is_one_python_frame():
     straight to a C kernel: numpy's ufuncs are called with no entry frame between."""
     with polyops.use_backend("numpy"):
         a = ops.convert_to_tensor(np.ones((4, 3), "float32"))
-        assert _python_frames(lambda: ops.add(a, a)) == ["add"]
-        assert _python_frames(lambda: ops.exp(a)) == ["exp"]
-        assert _python_frames(lambda: ops.multiply(a, a)) == ["multiply"]
+        for call, frames in ((lambda: ops.add(a, a), ["add"]), (lambda: ops.exp(a), ["exp"]),
+                             (lambda: ops.multiply(a, a), ["multiply"])):
+            call()  # the first call builds the op's entry (registry: lazily)
+            assert _python_frames(call) == frames
+
+
+# one call per fast-path family of `polyops._op.fast_kind` (besides unary/binary above)
+_FAMILIES = {
+    "single": lambda a, i: ops.flip(a, 0),
+    "pair": lambda a, i: ops.matmul(a, ops.transpose(a)),
+    "pair of two dtypes": lambda a, i: ops.take(a, i, axis=0),
+    "seq": lambda a, i: ops.concatenate([a, a], axis=1),
+    "create": lambda a, i: ops.zeros((2, 3)),
+}
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
+def test_every_fast_path_family_skips_the_entry(family, backend):
+    """Each fast-path family goes from the public function to its prepare hook and kernel:
+    no entry frame, no promotion, no conversion.  (On tensorflow, whose dtype read is a
+    code, and openvino, whose kernels take no empty operand, the op's entry has the same
+    fast path one frame down: no general entry either.)"""
+    general = {"general", "_slot_values", "promote", "result_type_of_keys", "convert_to_tensor",
+               "first_call"}
+    with polyops.use_backend(backend):
+        a = ops.convert_to_tensor(np.ones((4, 3), "float32"))
+        i = ops.convert_to_tensor(np.array([0, 2], "int32"))
+        call = _FAMILIES[family]
+        call(a, i)
+        entered = _python_frames(lambda: call(a, i))
+        assert not general & set(entered), entered
+        if backend == "numpy":  # the inline path: no entry function at all
+            assert not {"single", "pair", "seq", "create"} & set(entered), entered
 
 
 def test_fast_path_skips_promotion(backend):

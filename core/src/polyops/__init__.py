@@ -16,7 +16,7 @@ from ._op import IndexOutOfRangeError as IndexOutOfRangeError
 from ._op import KernelError as KernelError
 from ._op import MissingKernelError as MissingKernelError
 from ._op import NotDifferentiableError as NotDifferentiableError
-from ._op import Operation as Operation
+from ._operation import Operation as Operation
 from ._registry import BackendLoadError as BackendLoadError
 from ._registry import BackendNotFoundError as BackendNotFoundError
 from ._registry import PolyopsPluginWarning as PolyopsPluginWarning

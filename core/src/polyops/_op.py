@@ -8,12 +8,13 @@ it we generate:
   ``(_current() or _default()).table[INDEX](*args)``;
 * an `Operation` subclass (``Add``, ``Matmul``...), usable as ``Add()(x1, x2)``.
 
-Per backend, the registry turns each op into an *entry*: a closure built once at
-load time around the backend's kernel (or the op's reference implementation).
+Per backend, the registry turns each op into an *entry*: a closure built on the op's
+first call around the backend's kernel (or the op's reference implementation).
 The entry sends symbolic inputs to the rule, converts and promotes concrete
-inputs, and calls the kernel.  Elementwise entries have a fast path for the
-common case (native tensors that already have the result dtype) that does two
-type checks and a set lookup, and creates no objects.
+inputs, and calls the kernel.  Ops whose operands are one tensor, two tensors, a
+list of tensors or none (`fast_kind`) have a fast path for the common case (native
+tensors of dtypes the op keeps as they are): type checks and a set lookup, inline in
+the public function.  The `Operation` classes are in `_operation`.
 """
 
 from __future__ import annotations
@@ -280,13 +281,22 @@ NO_FAST = (_Never, frozenset(), None)
 
 def fast_kind(op: Op) -> str | None:
     """Which eager fast path ``op`` has: "unary", "binary", "single" (one tensor first,
-    then static arguments: reductions, reshape, softmax...) or None."""
-    if op.tree or op.promote is None:
+    then static arguments: reductions, reshape, softmax...), "pair", "seq", "create" (see
+    below) or None."""
+    if op.tree:
         return None
+    if op.promote is None:
+        return "create" if op.tensor_slots == () and op.varargs is None else None
     if op.elementwise is not None:
         return op.elementwise
-    if op.tensor_slots == ((0, False),) and op.varargs is None:
+    if op.varargs is not None:
+        return None
+    if op.tensor_slots == ((0, False),):
         return "single"
+    if op.tensor_slots == ((0, False), (1, False)):
+        return "pair"  # two tensors first, of any dtypes the op keeps (products, take...)
+    if op.tensor_slots == ((0, True),):
+        return "seq"  # a list of tensors of one dtype first (joins)
     return None
 
 
@@ -310,12 +320,17 @@ class _Fast:
         codes = rt.dtype_codes if rt.dtype_code is not None else rt.dtypes
         # code -> canonical dtype, for the codes the fast kernel takes (all, unless split)
         self.codes = {k: c for k, c in codes.items() if fast_dtypes is None or c in fast_dtypes}
-        n = {"unary": 1, "binary": 2, "single": 1}.get(self.kind, 0)
+        n = {"unary": 1, "binary": 2, "single": 1, "seq": 2}.get(self.kind, 0)
         promote = op.promote
         # (16-bit floats of an op with a compute dtype take the general entry, which widens)
         half = _dtypes.HALF_FLOATS if op.compute is not None else ()
-        self.ok = frozenset(k for k, c in self.codes.items()
-                            if n and c not in half and _keeps(promote, (c,) * n))
+        if self.kind == "pair":  # dtype-code pairs: the operands may differ (take, searchsorted)
+            keep = [(k, c) for k, c in self.codes.items() if c not in half]
+            self.ok = frozenset((k1, k2) for k1, c1 in keep for k2, c2 in keep
+                                if _keeps(promote, (c1, c2)))
+        else:
+            self.ok = frozenset(k for k, c in self.codes.items()
+                                if n and c not in half and _keeps(promote, (c,) * n))
         # a native tensor with a Python float or int that the lattice casts to the tensor's
         # dtype (weak scalars: float32 + 2.0 stays float32)
         self.weak = {w: frozenset(k for k, c in self.codes.items()
@@ -326,6 +341,8 @@ class _Fast:
         """The spec the generated public function reads, ``(type, dtypes, kernel)``: its
         inline fast path reads ``x.dtype`` itself, so a runtime with a ``dtype_code`` has
         none there (its entries use the code)."""
+        if self.kind == "create":  # no operand: no dtype to read, none empty
+            return (None, None, self.fast_fn)
         if self.kind is None or self.code_of is not None or self.nonempty:
             return NO_FAST
         return (self.T, self.ok, self.fast_fn)
@@ -388,7 +405,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
             elif isinstance(v, native):
                 key = dtypes.get(v.dtype)
                 if key is None:
-                    raise TypeError(f"{op.name}: unsupported dtype {v.dtype!r} on {rt.name}")
+                    key = late_dtype(rt, v.dtype, op.name)
             else:
                 key = _checked_infer(op, v)
                 if key not in supported:
@@ -418,7 +435,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
             if sub is None:
                 out[pos] = v
             else:
-                if not isinstance(out[pos], list):
+                if out[pos] is args[pos]:  # a new list: the caller's stays as it was
                     out[pos] = list(out[pos])
                 out[pos][sub] = v
         pre = out
@@ -473,6 +490,49 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
 
         return unary
 
+    if f.kind == "pair":
+
+        def pair(x1, x2, *rest):
+            if (type(x1) is T and type(x2) is T and (code(x1), code(x2)) in ok
+                    and not (nonempty and (_has_zero(x1) or _has_zero(x2)))):
+                args = (x1, x2, *rest) if prepare is None else prepare(x1, x2, *rest)
+                try:
+                    return fast_fn(*args)
+                except Exception as exc:
+                    raise fail(args, exc) from exc
+            if type(x1) is SymbolicTensor or type(x2) is SymbolicTensor:
+                return symbolic((x1, x2, *rest))
+            return general(x1, x2, *rest)
+
+        return pair
+
+    if f.kind == "seq":
+
+        def seq(xs, *rest):
+            if type(xs) in _SEQUENCES and _same_dtype(xs, T, code, ok) and not (
+                    nonempty and any(_has_zero(v) for v in xs)):
+                xs = xs if type(xs) is list else list(xs)
+                args = (xs, *rest) if prepare is None else prepare(xs, *rest)
+                try:
+                    return fast_fn(*args)
+                except Exception as exc:
+                    raise fail(args, exc) from exc
+            return general(xs, *rest)
+
+        return seq
+
+    if f.kind == "create":
+
+        def create(*args):
+            if prepare is not None:
+                args = prepare(*args)
+            try:
+                return fast_fn(*args)
+            except Exception as exc:
+                raise fail(args, exc) from exc
+
+        return create
+
     weak = f.weak
 
     def binary(x1, x2):
@@ -509,7 +569,33 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
 
 
 _DTYPE_ATTR = operator.attrgetter("dtype")
+_SEQUENCES = (list, tuple)
+
+
+def _same_dtype(xs, T, code, ok) -> bool:
+    """Whether ``xs`` is a non-empty sequence of exact ``T`` tensors of one dtype (code) in
+    ``ok``: the joins' fast path."""
+    d = None
+    for v in xs:
+        if type(v) is not T:
+            return False
+        c = code(v)
+        if d is None:
+            d = c
+        elif c != d:
+            return False
+    return d is not None and d in ok
 _KERNEL = object()  # `_answer_empty`: the kernel answers this call
+
+
+def late_dtype(rt, dtype, where: str) -> str:
+    """The canonical name of a framework dtype missing from ``rt.dtypes``: a mapping may
+    learn dtypes late through ``__missing__`` (the numpy plugin learns bfloat16 once
+    ml_dtypes is loaded); else a TypeError naming ``where``."""
+    try:
+        return rt.dtypes[dtype]
+    except (KeyError, TypeError):
+        raise TypeError(f"{where}: unsupported dtype {dtype!r} on {rt.name}") from None
 
 
 def _has_zero(v) -> bool:
@@ -724,6 +810,10 @@ _CHECKS = {
     "binary": "type({x}) is _T and type({y}) is _T and (_d := {x}.dtype) is {y}.dtype and _d in _ok",
     "unary": _ONE_TENSOR,
     "single": _ONE_TENSOR,
+    "pair": "type({x}) is _T and type({y}) is _T and ({x}.dtype, {y}.dtype) in _ok",
+    # (tuples take the entry, which passes kernels a list)
+    "seq": "type({x}) is list and _same_dtype({x}, _T, _dtype, _ok)",
+    "create": "_k is not None",
 }
 _MAKERS: dict[tuple, Callable] = {}
 
@@ -821,10 +911,6 @@ def _positional(fn: Callable) -> Callable:
 _NAMESPACE: dict = {}
 
 
-def _camel(name: str) -> str:
-    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
-
-
 def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=None,
           elementwise=None, name=None, tree=False, compute=None, empty=None):
     """Declare an op from its rule; returns the generated public function.
@@ -854,11 +940,11 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
     tensor operands (Python scalars stay scalars) and returns the output spec(s).
     Attach a reference implementation with ``@public.reference``.
     """
-    from . import _registry
+    from . import _operation, _registry
 
     if not _NAMESPACE:
         _NAMESPACE.update(_current=_registry._CURRENT.get, _default=_registry._default_backend,
-                          _diagnose=_diagnose)
+                          _diagnose=_diagnose, _same_dtype=_same_dtype, _dtype=_DTYPE_ATTR)
 
     def decorate(rule):
         op_name = name or rule.__name__
@@ -869,7 +955,7 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
         op.signature = inspect.signature(rule)
         OPS[op_name] = op
         op.public = _generate_public(op, rule, _NAMESPACE)
-        op.operation = _make_operation_class(op)
+        op.operation = _operation.make_class(op)
         return op.public
 
     return decorate
@@ -888,78 +974,3 @@ def _named_errors(rule: Callable, name: str) -> Callable:
     checked.__doc__ = rule.__doc__
     checked.__wrapped__ = rule
     return checked
-
-
-# -- Operation classes -------------------------------------------------------------
-
-
-class Operation:
-    """An op as an object, as in Keras: ``Add()(x1, x2)``, ``Sum(axis=1)(x)``.
-
-    The constructor takes the op's non-tensor arguments, the call takes its
-    tensor arguments; calls work on concrete and on symbolic inputs.
-    """
-
-    op: Op
-
-    def __init__(self, *args, **kwargs):
-        static = [p for p in self.op.params if p not in self._tensor_names()]
-        bound = dict(zip(static, args))
-        if len(args) > len(static):
-            raise TypeError(f"{type(self).__name__}: expected at most {len(static)} arguments")
-        for k, v in kwargs.items():
-            if k not in static or k in bound:
-                raise TypeError(f"{type(self).__name__}: unexpected argument {k!r}")
-            bound[k] = v
-        self.attrs = bound
-
-    @classmethod
-    def _tensor_names(cls):
-        return {t.rstrip("[]") for t in cls.op.tensors}
-
-    def _args(self, tensors):
-        sig = self.op.signature
-        tensor_names = self._tensor_names()
-        args = []
-        it = iter(tensors)
-        for p in sig.parameters.values():
-            if p.kind is p.VAR_POSITIONAL:
-                args.extend(it)
-            elif p.name in tensor_names:
-                args.append(next(it, p.default if p.default is not p.empty else None))
-            elif p.name in self.attrs:
-                args.append(self.attrs[p.name])
-            elif p.default is not p.empty:
-                args.append(p.default)
-            else:
-                raise TypeError(f"{type(self).__name__}: missing argument {p.name!r}")
-        return args
-
-    def _run(self, tensors):
-        args = self._args(tensors)
-        n = len(self.op.kwonly)
-        if n:  # keyword-only parameters (meshgrid's indexing) go by keyword
-            return self.op.public(*args[:-n], **dict(zip(self.op.kwonly, args[-n:])))
-        return self.op.public(*args)
-
-    def __call__(self, *tensors):
-        return self._run(tensors)
-
-    def call(self, *tensors):
-        """Run on concrete inputs with the current backend."""
-        return self._run(tensors)
-
-    def compute_output_spec(self, *tensors):
-        """The output spec(s) for input specs (SymbolicTensors), without recording."""
-        args = _map_tensors(self.op, tuple(self._args(tensors)), spec_of)
-        return self.op.rule(*args)
-
-    def __repr__(self):
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.attrs.items())})"
-
-
-def _make_operation_class(op: Op) -> type:
-    cls = type(_camel(op.name), (Operation,), {"op": op, "__doc__": op.rule.__doc__})
-    cls.__module__ = op.public.__module__
-    return cls
-

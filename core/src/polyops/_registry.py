@@ -131,23 +131,47 @@ class Backend:
         if self.version is None:
             self.version = runtime.version
         self.framework_version = runtime.version
-        table, fast = [], []
+        # Entries are built on an op's first call (a stub stands in until then): loading a
+        # backend costs a table of stubs, not the fast-path analysis of all 345 ops.
+        self.table = [None] * len(all_ops)
+        self.fast = [_op.NO_FAST] * len(all_ops)
+        self._kernels = kernels
         for op in all_ops.values():
             kernel = kernels.get(op.name)
             if kernel is not None:
                 self.sources[op.name] = "native"
             elif op.ref is not None:
-                kernel = op.ref
                 self.sources[op.name] = "host" if op.host else "reference"
             else:
                 self.sources[op.name] = "missing"
-                table.append(_op.missing_kernel(op, self))
-                fast.append(_op.NO_FAST)
-                continue
-            spec = _op._Fast(op, kernel, runtime)  # once for the entry and the public function
-            table.append(_op.make_entry(op, kernel, self, spec))
-            fast.append(spec.folded())
-        self.table, self.fast = table, fast
+            self.table[op.index] = self._stub(op)
+
+    def _stub(self, op):
+        def first_call(*args):
+            return self.entry(op)(*args)
+
+        first_call.stub = True
+        return first_call
+
+    def entry(self, op):
+        """The eager entry of ``op`` on this backend, built (with the fast-path spec its
+        public function reads) on first use."""
+        from . import _op
+
+        entry = self.table[op.index]
+        if not getattr(entry, "stub", False):
+            return entry
+        kernel = self._kernels.get(op.name)
+        if kernel is None:
+            kernel = op.ref
+        if kernel is None:
+            entry, folded = _op.missing_kernel(op, self), _op.NO_FAST
+        else:
+            spec = _op._Fast(op, kernel, self.runtime)  # once for the entry and the public function
+            entry, folded = _op.make_entry(op, kernel, self, spec), spec.folded()
+        self.fast[op.index] = folded
+        self.table[op.index] = entry
+        return entry
 
 
 def _check_api_version(name, plugin, supported):

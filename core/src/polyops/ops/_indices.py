@@ -39,15 +39,15 @@ def _bounds(x, columns: bool):
     if 0 in shape or not concrete(x):
         return None
     axis = tuple(range(len(shape) - 1)) if columns else None
-    if isinstance(x, (np.ndarray, np.generic)):  # no copy, no dispatch
-        return np.min(x, axis), np.max(x, axis)
+    if isinstance(x, (np.ndarray, np.generic)):  # no copy, no dispatch (the ufuncs'
+        return _MIN(x, axis), _MAX(x, axis)  # own reduce: np.min adds a Python frame)
     from .._registry import current
 
     rt = current().runtime
     try:
         if math.prod(shape) <= _HOST_READ:  # one small read beats two reductions and reads
             arr = rt.convert_to_numpy(x)
-            return np.min(arr, axis), np.max(arr, axis)
+            return _MIN(arr, axis), _MAX(arr, axis)
         from .numpy import max as _max, min as _min
 
         return rt.convert_to_numpy(_min(x, axis)), rt.convert_to_numpy(_max(x, axis))
@@ -55,6 +55,7 @@ def _bounds(x, columns: bool):
         return None
 
 
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
 _HOST_READ = 1 << 14  # indices up to 64 KiB (int32) are read whole
 
 
