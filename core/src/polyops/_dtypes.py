@@ -53,6 +53,31 @@ _ALIASES = {
 _PYTHON_TYPES = {bool: "bool", int: "int32", float: "float32", complex: "complex64"}
 
 
+@functools.lru_cache(maxsize=None)
+def numpy_dtype(name: str):
+    """The ``numpy.dtype`` of canonical dtype ``name``.  bfloat16 is ml_dtypes', imported
+    here on first use: importing ml_dtypes takes about half a second, which a user who
+    never asks for bfloat16 should not pay."""
+    import numpy as np
+
+    if name == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def numpy_finfo(name: str):
+    """``numpy.finfo`` of float dtype ``name`` (bfloat16's from ml_dtypes)."""
+    import numpy as np
+
+    if name == "bfloat16":
+        import ml_dtypes
+
+        return ml_dtypes.finfo(numpy_dtype(name))
+    return np.finfo(name)
+
+
 def _name_of(dtype) -> str:
     """The plain dtype name of any framework's dtype object, found by duck typing."""
     if isinstance(dtype, str):

@@ -29,6 +29,7 @@ SUPPORTED_API_VERSIONS = frozenset({1})
 
 from ._op import NonEmpty as NonEmpty  # noqa: E402,F401  (a kernel that takes no empty operand)
 from ._op import SplitKernel as SplitKernel  # noqa: E402,F401  (a kernel with a fast variant)
+from ._dtypes import numpy_dtype as numpy_dtype  # noqa: E402,F401  (bfloat16: ml_dtypes, lazily)
 
 
 def nonempty(kernel):
@@ -52,7 +53,10 @@ class Runtime:
         tensor_types: the framework's tensor classes (isinstance checks; the
             first exact match also enables the eager fast path).
         dtypes: framework dtype object -> canonical dtype string, for every
-            dtype the backend supports.
+            dtype the backend supports.  A dict subclass may learn a dtype late with
+            ``__missing__`` (core looks it up that way before it rejects a dtype): the
+            numpy plugin adds ml_dtypes' bfloat16 when it first meets one, so that
+            importing ml_dtypes is paid only by users of bfloat16.
         convert_to_tensor: ``(value, dtype) -> tensor``; ``dtype`` is always a
             canonical string; ``value`` may be a native tensor (cast it), a numpy
             array, a Python scalar or nested list, or another framework's tensor.

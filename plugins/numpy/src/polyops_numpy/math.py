@@ -50,9 +50,7 @@ def irfft(x, fft_length):
 
 from numpy.lib.stride_tricks import sliding_window_view as _swv  # noqa: E402
 
-from .core import HALF_NP, NP_DTYPES  # noqa: E402
-
-_BF16 = NP_DTYPES["bfloat16"]
+from .core import _BF16, HALF_NP  # noqa: E402
 
 
 def rsqrt(x):

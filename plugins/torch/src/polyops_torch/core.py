@@ -7,11 +7,10 @@ import contextlib
 import math
 import warnings
 
-import ml_dtypes
 import numpy as np
 import torch
 
-from polyops.plugin import Runtime, reference
+from polyops.plugin import Runtime, numpy_dtype, reference
 
 from ._compat import compile_session as _compile_session
 from ._compat import is_compiling as _is_compiling
@@ -41,11 +40,8 @@ TORCH_DTYPES = {
     "complex128": torch.complex128,
 }
 
-_NP_BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
-
-
 def _from_numpy(x):
-    if x.dtype == _NP_BFLOAT16:
+    if x.dtype.kind == "V" and x.dtype.name == "bfloat16":  # ml_dtypes' (not imported here)
         # torch.from_numpy does not know ml_dtypes; the bits are the same.
         return _from_numpy(x.view(np.uint16)).view(torch.bfloat16)
     if not x.flags.writeable:
@@ -85,7 +81,7 @@ def convert_to_numpy(x):
         x = x.detach()
     x = x.cpu().resolve_conj().resolve_neg()
     if x.dtype == torch.bfloat16:
-        return x.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+        return x.view(torch.int16).numpy().view(numpy_dtype("bfloat16"))
     return x.numpy()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import _dtypes
-from ..._op import defop, infer_dtype
+from ..._op import defop, infer_dtype, late_dtype
 from ..._symbolic import SymbolicTensor
 from .._base import dtype_arg, shape_of, spec
 from .._base import finish as _finish
@@ -84,7 +84,7 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     elif isinstance(x, rt.tensor_types):
         native = rt.dtypes.get(x.dtype)
         if native is None:
-            raise TypeError(f"convert_to_tensor: unsupported dtype {x.dtype!r} on {rt.name}")
+            native = late_dtype(rt, x.dtype, "convert_to_tensor")
         target = _dtypes.canonical(native)
         if target == native:
             return x

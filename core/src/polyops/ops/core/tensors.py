@@ -8,7 +8,6 @@ import functools
 import math as _math
 import re
 
-import ml_dtypes
 import numpy as np
 
 from ... import _dtypes, _promote
@@ -420,7 +419,7 @@ def _range_of(dtype):
     if dtype in _dtypes.INT_TYPES:
         i = np.iinfo(dtype)
         return int(i.min), int(i.max)
-    f = ml_dtypes.finfo(np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else dtype)
+    f = _dtypes.numpy_finfo(dtype)
     return float(f.min), float(f.max)
 
 
@@ -429,7 +428,7 @@ def _limit(value, src, toward):
     sources cannot hold every integer bound: float32 holds 2**31, not 2**31 - 1)."""
     if src in _dtypes.INT_TYPES or src == "bool":
         return int(value)
-    nd = np.dtype(ml_dtypes.bfloat16) if src == "bfloat16" else np.dtype(src)
+    nd = _dtypes.numpy_dtype(src)
     v = np.asarray(value, np.float64).astype(nd)
     if toward < 0 and float(v) > value or toward > 0 and float(v) < value:
         v = np.nextafter(v, np.asarray(toward * np.inf, nd))  # one step, in src's own dtype

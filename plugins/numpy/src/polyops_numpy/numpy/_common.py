@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import HALF_NP as _LOW_FLOATS
-from ..core import NP_DTYPES
-
-_BF16 = NP_DTYPES["bfloat16"]
+from ..core import _BF16  # noqa: F401  (a placeholder until bfloat16 is first used:
+from ..core import HALF_NP as _LOW_FLOATS  # core._learn_bfloat16 replaces both here)
 
 
 def _is_float(x):
