@@ -4,10 +4,12 @@
 * `base`: creation, arithmetic, comparisons, reductions, shape, matmul/einsum;
 * `elementwise`: transcendental and arithmetic functions (arctan2, log1p, gcd...);
 * `logic`: predicates (isnan, isclose...), bitwise ops and shifts, complex parts, view;
-* `indexing`: none (core's references);
-* `manipulation`: none (core's references);
+* `indexing`: creation from values (identity, tri, vander, *space), diagonals and
+  triangles, pad, take_along_axis, select, meshgrid;
+* `manipulation`: flips and rotations, stacks and splits, repeat, tile, roll, axes moves;
 * `sorting`: argsort, sort, search and count (unique, searchsorted, cumsum...);
-* `statistics`: none (core's references);
+* `statistics`: order statistics (median, quantile...), NaN-ignoring reductions, ptp,
+  average, corrcoef;
 * `products`: tensor products, cross, trapezoid, correlate, windows.
 
 `_common` holds the helpers several of them share.  Kernels take the op's arguments

@@ -1,5 +1,5 @@
 """NumPy kernels of ``polyops.ops.numpy.products``: tensor products, cross, trapezoid,
-correlate and the window functions."""
+correlate, slogdet and the window functions."""
 
 from __future__ import annotations
 
@@ -53,6 +53,13 @@ def trapezoid(y, x, dx, axis):
 
 def correlate(x1, x2, mode):
     return np.correlate(x1, x2, mode).astype(x1.dtype, copy=False)
+
+
+def slogdet(x):
+    # x float32 or float64 (compute dtype); LAPACK's LU: a zero pivot gives (0, -inf),
+    # a 0x0 matrix (1, 0)
+    sign, logabsdet = np.linalg.slogdet(x)
+    return np.asarray(sign), np.asarray(logabsdet)  # (0-d arrays for one matrix, not scalars)
 
 
 # ----- windows ------------------------------------------------------------------------

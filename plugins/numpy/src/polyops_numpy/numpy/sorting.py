@@ -1,12 +1,14 @@
 """NumPy kernels of ``polyops.ops.numpy.sorting``: sort, search and count (argsort,
-searchsorted, bincount, unique, nonzero, the cumulative sums...)."""
+searchsorted, bincount, histogram, unique, nonzero, the cumulative sums...)."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
+import polyops
 
+from ..core import NP_DTYPES
 from ._common import _BF16, _LOW_FLOATS, _is_float
 
 
@@ -68,6 +70,36 @@ def bincount(x, weights, minlength, sparse):
         out = np.zeros(total, weights.dtype)
         np.add.at(out, flat, weights.ravel())
     return out.reshape(rows + (minlength,))
+
+
+def histogram(x, bins, range):
+    fdt = x.dtype if _is_float(x) else NP_DTYPES[polyops.config.floatx()]
+    flat = x.reshape(-1)
+    n = flat.shape[0]
+    # the edges exactly as core's reference: float32 lo + i * ((hi - lo) / bins), last = hi
+    if range is not None or n == 0:  # NumPy's range of no values: (0, 1)
+        lo, hi = range if range is not None else (0.0, 1.0)
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        lo_t, hi_t = np.float32(lo), np.float32(hi)
+    else:
+        x32 = flat.astype(np.float32)
+        lo_t, hi_t = np.min(x32), np.max(x32)  # NaN propagates: NaN edges, no counts
+        if lo_t == hi_t:
+            lo_t, hi_t = lo_t - np.float32(0.5), hi_t + np.float32(0.5)
+    i = np.arange(bins + 1, dtype=np.float32)
+    edges = lo_t + i * ((hi_t - lo_t) / np.float32(bins))
+    edges[bins] = hi_t
+    edges = edges.astype(fdt)
+    # the reference's counts: hist[j] = #(v >= e[j]) - #(v >= e[j + 1]), the last bin
+    # closed (#(v > e[-1])); NaN values count nowhere, NaN edges hold nothing
+    v = _ordered(flat.astype(fdt))
+    v = np.sort(v[v == v])
+    e = _ordered(edges)
+    at_least = v.shape[0] - np.searchsorted(v, e[:bins], "left")
+    beyond = v.shape[0] - np.searchsorted(v, e[bins:], "right")
+    hist = at_least - np.concatenate([at_least[1:], beyond])
+    return hist.astype(fdt), edges
 
 
 def unique(x, sorted, return_index, return_inverse, return_counts, axis, size, fill_value):
