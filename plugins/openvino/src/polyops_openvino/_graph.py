@@ -1,10 +1,25 @@
 """Build, compile, cache and run small OpenVINO models on numpy arrays.
 
-A kernel calls ``run(key, build, *arrays)``: ``build(*parameters)`` returns the
-output node(s) of a model whose Parameters have the arrays' exact static shapes
-and element types.  The compiled model is cached under ``(key, shapes, dtypes)``
-with one reusable infer request, so a repeated call only binds the inputs and
-infers.  Results come back as fresh numpy arrays (bfloat16 as ml_dtypes).
+A kernel calls ``run_dyn(key, build, *arrays)`` or ``run(key, build, *arrays)``:
+``build(*parameters)`` returns the output node(s) of a model on Parameters of the
+arrays' element types.  The compiled model is cached with one reusable infer request,
+so a repeated call only binds the inputs and infers.  Results come back as fresh numpy
+arrays (bfloat16 as ml_dtypes).
+
+- ``run_dyn``: ``build`` reads nothing of the inputs' shapes but their rank and which
+  dims are 1 (from its Parameters, or by closure).  Its Parameters have dynamic dims
+  except those equal to 1 (broadcasting depends on them), so one model, cached under
+  ``(key, dtypes, pattern of 1s)``, serves every shape of that pattern: a loop over
+  new shapes compiles nothing.  An exact signature called ``HOT_CALLS`` times gets a
+  static model of its own (a dynamic model's call costs ~1-3 us more on small inputs).
+  A ``build`` that fails on dynamic dims (reads ``get_shape()``, or the CPU plugin
+  rejects them: convolution weights) gets static models, decided once per pattern key;
+  so do integer inputs (the CPU plugin computes some dynamic int32 graphs in f32).
+- ``run``: ``build`` may depend on the exact shapes (closures of ``x.shape``, a static
+  shape plan): one static model per ``(key, shapes, dtypes)``.
+
+The cache holds at most ``POLYOPS_OPENVINO_CACHE_SIZE`` compiled models (default 1024,
+~0.4 MiB each; ``set_cache_size``), evicting the least recently used.
 
 Under ``polyops.jit`` (see ``_jit``) the inputs may be `Lazy` tensors: nodes of the
 model being recorded.  ``run`` then compiles nothing: it calls ``build`` on the
@@ -13,6 +28,7 @@ inputs' nodes (numpy inputs become Constants) and returns the outputs as `Lazy`.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 
@@ -25,9 +41,9 @@ from polyops._dtypes import HALF_FLOATS
 
 from ._compat import request_infer as _request_infer
 
-__all__ = ["ops", "run", "run1", "const", "to", "etype", "axes_const", "BF16", "OV_TYPES",
-           "NP_TYPES", "HALF_TYPES", "T", "Lazy", "TracedValueError", "is_lazy", "copy",
-           "constant"]
+__all__ = ["ops", "run", "run1", "run_dyn", "run1_dyn", "set_cache_size", "const", "to",
+           "etype", "axes_const", "BF16", "OV_TYPES", "NP_TYPES", "HALF_TYPES", "T", "Lazy",
+           "TracedValueError", "is_lazy", "copy", "constant"]
 
 T = ov.Type
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -63,14 +79,42 @@ _CONFIG = {
     "PERFORMANCE_HINT": "LATENCY",
     "NUM_STREAMS": "0",
 }
-_MAX_ENTRIES = 4096
+_MAX_ENTRIES = int(os.environ.get("POLYOPS_OPENVINO_CACHE_SIZE", "") or 1024)
+HOT_CALLS = 8  # calls of one exact signature after which run_dyn compiles it a static model
 
 _core = None
+# compiled models: exact signature (static) or pattern key (dynamic) -> _Entry
 _cache: OrderedDict = OrderedDict()  # least recently used first: a full cache evicts that
 _cache_touch = _cache.move_to_end  # (evicting the oldest insertion instead recompiled models
 # in use: a later call of the same signature compiled again, tests/test_repeated_calls.py)
+# exact signatures run_dyn serves with a dynamic model -> _Warm (plain insertion order:
+# a full index forgets its oldest signature, which only restarts that one's count)
+_warm: dict = {}
+_static_only: set = set()  # pattern keys whose build cannot take dynamic dims
 compiles = 0  # models compiled so far in this process (the cache may also evict)
 _compile_lock = threading.Lock()
+
+
+def set_cache_size(models: int) -> None:
+    """Keep at most ``models`` compiled models (least recently used evicted first); also
+    set by the environment variable ``POLYOPS_OPENVINO_CACHE_SIZE`` (default 1024)."""
+    global _MAX_ENTRIES
+    if int(models) < 1:
+        raise ValueError(f"set_cache_size: expected a positive number of models, got {models}")
+    with _compile_lock:
+        _MAX_ENTRIES = int(models)
+        while len(_cache) > _MAX_ENTRIES:
+            _cache.popitem(last=False)
+
+
+class _Warm:
+    """An exact signature served by a dynamic model: its pattern key and its calls."""
+
+    __slots__ = ("pkey", "calls")
+
+    def __init__(self, pkey):
+        self.pkey = pkey
+        self.calls = 1
 
 
 class _Entry:
@@ -99,21 +143,59 @@ def _outputs(out):
     return [o.output(0) if isinstance(o, ov.Node) else o for o in outs]
 
 
-def _compile(k, build, arrays):
+def _compile(k, build, arrays, shapes=None):
+    """The cached model ``k``, compiled on Parameters of ``shapes`` (default: the arrays')."""
     with _compile_lock:
         entry = _cache.get(k)
         if entry is not None:
             return entry
         in_types = [OV_TYPES[a.dtype] for a in arrays]
-        params = [ops.parameter(list(a.shape), t) for a, t in zip(arrays, in_types)]
+        if shapes is None:
+            shapes = [list(a.shape) for a in arrays]
+        params = [ops.parameter(s, t) for s, t in zip(shapes, in_types)]
         model = ov.Model(_outputs(build(*params)), params, "polyops")
         entry = _Entry(_get_core().compile_model(model, "CPU", _CONFIG), in_types)
         global compiles
         compiles += 1
-        if len(_cache) >= _MAX_ENTRIES:
+        while len(_cache) >= _MAX_ENTRIES:
             _cache.popitem(last=False)
         _cache[k] = entry
         return entry
+
+
+# Dynamic models only for float and bool inputs: the CPU plugin computes some int32 graphs
+# in f32 when their shapes are dynamic (left_shift's clamp and select lost the low bits of
+# int32 values its static model kept exact), so integer inputs keep static models.
+_DYN_DTYPES = frozenset(np.dtype(d) for d in ("float16", "float32", "float64", "bool")) | {BF16}
+
+
+def _pattern(shape):
+    """A Parameter shape for any shape like ``shape``: dims of 1 static, the others dynamic
+    (zero-size inputs never reach kernels: the runtime has empty_tensors=False)."""
+    return ov.PartialShape([1 if d == 1 else -1 for d in shape])
+
+
+def _dynamic(k, key, build, arrays):
+    """``run_dyn``'s first call of the exact signature ``k``: the dynamic model of its
+    pattern (compiled if needed), or a static one when ``build`` cannot be dynamic."""
+    pkey = (key, "dyn", *[(tuple(d == 1 for d in a.shape), a.dtype) for a in arrays])
+    if pkey not in _static_only and all(a.dtype in _DYN_DTYPES for a in arrays):
+        entry = _cache.get(pkey)
+        if entry is None:
+            try:
+                entry = _compile(pkey, build, arrays, [_pattern(a.shape) for a in arrays])
+            except Exception:  # noqa: BLE001  (get_shape() on a dynamic dim, or the CPU
+                # plugin rejecting one): static models for this pattern from now on;
+                # a build that fails statically too raises from _compile below
+                _static_only.add(pkey)
+                if len(_static_only) > 4 * _MAX_ENTRIES:
+                    _static_only.clear()
+        if entry is not None:
+            while len(_warm) >= 4 * _MAX_ENTRIES:
+                del _warm[next(iter(_warm))]
+            _warm[k] = _Warm(pkey)
+            return entry
+    return _compile(k, build, arrays)
 
 
 # ``_request_infer`` is the compiled request's own infer (see ``_compat``: the public
@@ -134,30 +216,28 @@ def _infer(request, entry, arrays):
     return outs
 
 
-def run(key, build, *inputs):
-    """Run the model ``build`` makes for ``inputs``; returns a list of numpy arrays.
-
-    ``key`` names the op and its static arguments: everything ``build`` depends
-    on apart from the inputs' shapes and dtypes, which are added here.
-    """
+def _arrays(inputs):
+    """The inputs as C-contiguous numpy arrays, or None when one is `Lazy` (recording)."""
     arrays = []
     for x in inputs:
         if type(x) is not np.ndarray or not x.flags.c_contiguous:
             if type(x) is Lazy:
-                return _record(build, inputs)
+                return None
             x = np.asarray(x)
             if not x.flags.c_contiguous:
                 x = x.copy(order="C")
         arrays.append(x)
-    k = (key, *[(a.shape, a.dtype) for a in arrays])
-    entry = _cache.get(k)
-    if entry is None:
-        entry = _compile(k, build, arrays)
-    else:
-        try:
-            _cache_touch(k)
-        except KeyError:  # another thread evicted it meanwhile: this call still has it
-            pass
+    return arrays
+
+
+def _touch(k):
+    try:
+        _cache_touch(k)
+    except KeyError:  # another thread evicted it meanwhile: this call still has it
+        pass
+
+
+def _run(entry, arrays):
     if entry.lock.acquire(blocking=False):
         try:
             return _infer(entry.request, entry, arrays)
@@ -167,9 +247,59 @@ def run(key, build, *inputs):
     return _infer(entry.compiled.create_infer_request(), entry, arrays)
 
 
+def run(key, build, *inputs):
+    """Run the model ``build`` makes for ``inputs``; returns a list of numpy arrays.
+
+    ``key`` names the op and its static arguments: everything ``build`` depends
+    on apart from the inputs' shapes and dtypes, which are added here.
+    """
+    arrays = _arrays(inputs)
+    if arrays is None:
+        return _record(build, inputs)
+    k = (key, *[(a.shape, a.dtype) for a in arrays])
+    entry = _cache.get(k)
+    if entry is None:
+        entry = _compile(k, build, arrays)
+    else:
+        _touch(k)
+    return _run(entry, arrays)
+
+
 def run1(key, build, *inputs):
     """`run` for a model with one output: returns that array."""
     return run(key, build, *inputs)[0]
+
+
+def run_dyn(key, build, *inputs):
+    """`run` for a ``build`` that needs no dims of its inputs but which are 1: one model
+    serves every shape of a rank (see the module); returns a list of numpy arrays."""
+    arrays = _arrays(inputs)
+    if arrays is None:
+        return _record(build, inputs)
+    k = (key, *[(a.shape, a.dtype) for a in arrays])
+    entry = _cache.get(k)  # a static model: a hot signature, or a build that needs one
+    if entry is not None:
+        _touch(k)
+    else:
+        w = _warm.get(k)
+        if w is None:
+            entry = _dynamic(k, key, build, arrays)
+        elif w.calls >= HOT_CALLS:
+            entry = _compile(k, build, arrays)
+            _warm.pop(k, None)
+        else:
+            w.calls += 1
+            entry = _cache.get(w.pkey)
+            if entry is None:  # evicted: compile the pattern's model again
+                entry = _dynamic(k, key, build, arrays)
+            else:
+                _touch(w.pkey)
+    return _run(entry, arrays)
+
+
+def run1_dyn(key, build, *inputs):
+    """`run_dyn` for a model with one output: returns that array."""
+    return run_dyn(key, build, *inputs)[0]
 
 
 # -- graph-building helpers ------------------------------------------------------

@@ -15,7 +15,7 @@ from polyops.plugin import state_scope, tree_flatten, tree_map, tree_unflatten
 from polyops.plugin import Runtime, reference
 
 from . import _jit
-from ._graph import OV_TYPES, Lazy, T, TracedValueError, const, constant, ops, run1, to
+from ._graph import OV_TYPES, Lazy, T, TracedValueError, const, constant, ops, run1, run1_dyn, to
 
 _NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -161,7 +161,9 @@ def cast(x, dtype):
         return x.copy()
     if nd.kind in "iu" and nd.itemsize == 8 and x.dtype.kind in "iu" and x.dtype.itemsize == 8:
         return np.ascontiguousarray(x).view(nd).copy()  # same bits: a reinterpretation
-    out = run1(("cast", dtype), _cast_graph(OV_TYPES[nd]), x)
+    # (a wide int result is built of i32 words: static models, as for int inputs)
+    run = run1_dyn if nd.kind in "fbV" or nd.itemsize < 4 else run1
+    out = run(("cast", dtype), _cast_graph(OV_TYPES[nd]), x)
     if nd.itemsize == 8 and nd.kind in "iu":
         return out.view(nd).reshape(x.shape)
     if nd == np.float64:
@@ -179,8 +181,8 @@ def _cast_lazy(x, dtype, nd):
                                "it cannot be recorded in one OpenVINO model")
     build = _cast_graph(OV_TYPES[nd])
     if nd == np.float64:  # f32 values, as eager; the jit output widens them on the host
-        return run1(("cast", dtype), lambda p: ops.convert(build(p), T.f64), x)
-    return run1(("cast", dtype), build, x)
+        return run1_dyn(("cast", dtype), lambda p: ops.convert(build(p), T.f64), x)
+    return run1_dyn(("cast", dtype), build, x)
 
 
 def stop_gradient(variable):

@@ -18,7 +18,7 @@ import openvino.opset14 as _ops14
 
 from polyops.plugin import reference
 
-from ._graph import HALF_TYPES, T, axes_const, const, etype, ops, run1, to
+from ._graph import HALF_TYPES, T, axes_const, const, etype, ops, run1, run1_dyn, to
 
 
 def _inverse(x):
@@ -40,7 +40,7 @@ def _tri(x, n, lower):
 
 
 def inv(x):
-    return run1(("inv",), _inverse, x)
+    return run1_dyn(("inv",), _inverse, x)
 
 
 # ===== solve, solve_triangular ========================================================
@@ -60,7 +60,8 @@ def _solve_via_inverse(name, a, b, lower):
             out = ops.squeeze(out, const([-1], T.i64))
         return out
 
-    return run1((name, lower), build, a, b)
+    # (the triangle mask of solve_triangular is n x n: static models)
+    return (run1_dyn if lower is None else run1)((name, lower), build, a, b)
 
 
 def solve(a, b):
@@ -108,16 +109,10 @@ def matrix_power(a, n):
                 base = ops.matmul(base, base, False, False)
         return to(result, t)
 
-    return run1(("matrix_power", int(n)), build, a)
+    return run1_dyn(("matrix_power", int(n)), build, a)
 
 
 # ===== norm ===========================================================================
-
-
-def _reduce_shape(shape, axes, keepdims):
-    if keepdims:
-        return tuple(1 if i in axes else d for i, d in enumerate(shape))
-    return tuple(d for i, d in enumerate(shape) if i not in axes)
 
 
 def _vector_norm(a, ord, ax, keepdims):
@@ -154,7 +149,7 @@ def norm(x, ord, axis, keepdims):
         red = ops.reduce_max if ord in (1, math.inf) else ops.reduce_min
         out = red(s, axes_const([outer]), True)
         if not keepdims:
-            out = ops.reshape(out, axes_const(list(_reduce_shape(x.shape, axes, False))), False)
+            out = ops.squeeze(out, axes_const(list(axes)))
         return out
 
-    return run1(("norm", repr(ord), axes, bool(keepdims)), build, x)
+    return run1_dyn(("norm", repr(ord), axes, bool(keepdims)), build, x)

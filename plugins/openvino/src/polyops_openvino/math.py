@@ -13,7 +13,7 @@ import numpy as np
 
 from polyops.plugin import erf_polynomials, reference
 
-from ._graph import T, axes_const, const, etype, ops, run, run1, to
+from ._graph import T, axes_const, const, etype, ops, run, run1, run1_dyn, to
 from .numpy._common import _cpu_type, _flip
 
 _POLY = erf_polynomials()
@@ -36,7 +36,7 @@ def _float_unary(name, make):
             # NaN in, NaN out (the CPU plugin's Minimum/Maximum drop NaN)
             return to(ops.select(ops.is_nan(u), u, make(u)), t)
 
-        return run1((name,), build, x)
+        return run1_dyn((name,), build, x)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -170,7 +170,7 @@ def logsumexp(x, axis=None, keepdims=False):
             m = ops.reduce_max(m, ax, False)
         return to(ops.add(s, m), t)
 
-    return run1(("logsumexp", tuple(axes), bool(keepdims)), build, x)
+    return run1_dyn(("logsumexp", tuple(axes), bool(keepdims)), build, x)
 
 
 # ===== segment reductions =============================================================
@@ -221,7 +221,7 @@ def cdist(x, y):
         diff = ops.subtract(ops.unsqueeze(a, const([-2], T.i64)), ops.unsqueeze(b, const([-3], T.i64)))
         return ops.sqrt(ops.reduce_sum(ops.multiply(diff, diff), axes_const([-1]), False))
 
-    return run1(("cdist",), build, x, y)
+    return run1_dyn(("cdist",), build, x, y)
 
 
 def extract_sequences(x, sequence_length, sequence_stride):

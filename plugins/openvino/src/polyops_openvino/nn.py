@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._graph import HALF_TYPES, T, const, copy, etype, ops, run1, to
+from ._graph import HALF_TYPES, T, const, copy, etype, ops, run1, run1_dyn, to
 
 _FLOAT = frozenset({T.f16, T.bf16, T.f32, T.f64})
 _NARROW = frozenset({T.i8, T.i16, T.u8, T.u16})
@@ -21,7 +21,7 @@ def _relu_build(x):
 def relu(x):
     if x.dtype.kind == "u":
         return copy(x)
-    return run1(("relu",), _relu_build, x)
+    return run1_dyn(("relu",), _relu_build, x)
 
 
 def _softmax_build(axis):
@@ -40,11 +40,11 @@ def _softmax_build(axis):
 
 
 def softmax(x, axis):
-    return run1(("softmax", axis), _softmax_build(axis), x)
+    return run1_dyn(("softmax", axis), _softmax_build(axis), x)
 
 
 def sigmoid(x):
-    return run1(("sigmoid",), ops.sigmoid, x)
+    return run1_dyn(("sigmoid",), ops.sigmoid, x)
 
 
 # ===== activations =====
@@ -60,7 +60,7 @@ def _activation(name, make):
         def build(node):
             return make(node, *args)
 
-        return run1((name,) + tuple(args), build, x)
+        return run1_dyn((name,) + tuple(args), build, x)
 
     kernel.__name__ = name
     return kernel
@@ -222,7 +222,7 @@ def _act_nan(name, make):
             u = to(node, T.f32) if t in HALF_TYPES else node
             return to(ops.select(ops.is_nan(u), u, make(u, *args)), t)
 
-        return run1((name,) + tuple(args), build, x)
+        return run1_dyn((name,) + tuple(args), build, x)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel

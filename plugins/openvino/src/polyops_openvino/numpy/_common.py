@@ -9,6 +9,7 @@ import builtins
 import numpy as np
 
 from .._graph import HALF_TYPES, T, TracedValueError, axes_const, const, etype, is_lazy, ops, run1
+from .._graph import run1_dyn
 
 
 _bmax = builtins.max
@@ -235,7 +236,7 @@ def _unary(name, fn):
     key = (name,)
 
     def kernel(x):
-        return run1(key, build, x)
+        return run1_dyn(key, build, x)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -257,7 +258,7 @@ def _binary(name, fn):
     key = (name,)
 
     def kernel(x1, x2):
-        return run1(key, build, x1, x2)
+        return run1_dyn(key, build, x1, x2)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel

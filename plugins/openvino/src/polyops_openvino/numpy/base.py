@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .._graph import HALF_TYPES, T, axes_const, const, etype, is_lazy, ops, run, run1
+from .._graph import run1_dyn, run_dyn
 from .._graph import copy as _copy
 from ..core import _np_dtype
 from ._common import (
@@ -73,7 +74,7 @@ def arange(start, stop, step, dtype):
 def abs(x):
     if _kind(x) in "bu":
         return _copy(x)
-    return run1(("abs",), _abs_build, x)
+    return run1_dyn(("abs",), _abs_build, x)
 
 
 _abs_build = _unary_build(ops.abs)
@@ -149,7 +150,7 @@ def round(x, decimals):
         return _copy(x)  # nothing to round (bool is returned as is)
     if decimals <= -10 and kind != "f":  # |x| < 2**32 < 10**10 / 2: everything rounds to 0
         return np.zeros(np.shape(x), x.dtype)
-    return run1(("round", decimals), _round_build(decimals), x)
+    return run1_dyn(("round", decimals), _round_build(decimals), x)
 
 
 def _logical(fn):
@@ -166,7 +167,7 @@ multiply = _binary("multiply", ops.multiply)
 def subtract(x1, x2):
     if x1.dtype == np.bool_:
         raise TypeError("subtract: boolean subtract is not supported (as in numpy); use logical_xor")
-    return run1(("subtract",), _sub_build, x1, x2)
+    return run1_dyn(("subtract",), _sub_build, x1, x2)
 
 
 _sub_build = _binary_build(ops.subtract)
@@ -199,7 +200,7 @@ def _power_build(a, e):
 
 
 def power(x1, x2):
-    outs = run(("power",), _power_build, x1, x2)
+    outs = run_dyn(("power",), _power_build, x1, x2)
     # (a compiled model cannot raise: under polyops.jit a negative exponent is not checked)
     if len(outs) > 1 and _kind(x2) == "i" and not is_lazy(outs[1]) and bool(outs[1]):
         raise ValueError("power: integers to negative integer powers are not allowed")
@@ -207,11 +208,11 @@ def power(x1, x2):
 
 
 def maximum(x1, x2):
-    return run1(("maximum",), _max_build, x1, x2)
+    return run1_dyn(("maximum",), _max_build, x1, x2)
 
 
 def minimum(x1, x2):
-    return run1(("minimum",), _min_build, x1, x2)
+    return run1_dyn(("minimum",), _min_build, x1, x2)
 
 
 _max_build = _extremum(ops.maximum)
@@ -230,7 +231,7 @@ def _compare(name, float_fn, int_fn):
     key = (name,)
 
     def kernel(x1, x2):
-        return run1(key, build, x1, x2)
+        return run1_dyn(key, build, x1, x2)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -250,11 +251,11 @@ _or_build = _logical(ops.logical_or)
 
 
 def logical_and(x1, x2):
-    return run1(("logical_and",), _and_build, x1, x2)
+    return run1_dyn(("logical_and",), _and_build, x1, x2)
 
 
 def logical_or(x1, x2):
-    return run1(("logical_or",), _or_build, x1, x2)
+    return run1_dyn(("logical_or",), _or_build, x1, x2)
 
 
 def _not_build(x):
@@ -262,7 +263,7 @@ def _not_build(x):
 
 
 def logical_not(x):
-    return run1(("logical_not",), _not_build, x)
+    return run1_dyn(("logical_not",), _not_build, x)
 
 
 def _where_build(c, a, b):
@@ -270,7 +271,7 @@ def _where_build(c, a, b):
 
 
 def where(condition, x1, x2):
-    return run1(("where",), _where_build, condition, x1, x2)
+    return run1_dyn(("where",), _where_build, condition, x1, x2)
 
 
 # ===== reductions ===================================================================
@@ -288,7 +289,8 @@ def _sum_like(name, float_fn, int_fn, identity):
                 return _conv(float_fn(_cpu_type(p), axes_const(axes), keepdims), t)
             return _conv(_tree_reduce(_cpu_type(p), shape, axes, out, int_fn, identity), t)
 
-        return run1((name, axes, keepdims), build, x)
+        # the float path reads only the axes; the exact int tree reads the shapes
+        return (run1_dyn if _kind(x) == "f" else run1)((name, axes, keepdims), build, x)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -339,7 +341,8 @@ def _ext_reduce(name, float_fn, fn, bool_fn, int_pad):
             return _unflip(r, t) if flip else _conv(r, t)
 
         key = (name, axes, keepdims, None if init is None else (init.item() if init.dtype.kind != "V" else float(init)))
-        return run1(key, build, x)
+        # floats and bools read only the axes; the exact int tree reads the shapes
+        return (run1_dyn if _kind(x) in "fb" or not axes else run1)(key, build, x)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -374,9 +377,11 @@ def _arg_ext(name, mode):
                 first = ops.topk(ops.convert(nan, _I32), k, ax, "max", "value", "i32", True).output(1)
                 has = ops.reduce_logical_or(nan, axes_const([ax]), True)
                 idx = ops.select(has, first, idx)
-            return ops.reshape(idx, axes_const(out), False)
+            if axis is None:  # (1,) -> (1,) * rank or ()
+                return ops.reshape(idx, axes_const(out), False)
+            return idx if keepdims else ops.squeeze(idx, const([axis], T.i64))
 
-        return run1((name, axis, keepdims), build, x)
+        return run1_dyn((name, axis, keepdims), build, x)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -395,7 +400,7 @@ def _logic_reduce(name, fn, identity):
         def build(p):
             return fn(_conv(p, T.boolean), axes_const(axes), keepdims)
 
-        return run1((name, axes, keepdims), build, x)
+        return run1_dyn((name, axes, keepdims), build, x)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -416,7 +421,7 @@ def reshape(x, newshape):
     def build(p):
         return ops.reshape(p, axes_const(newshape), False)
 
-    return run1(("reshape", newshape), build, x)
+    return run1_dyn(("reshape", newshape), build, x)
 
 
 def transpose(x, axes):
@@ -427,7 +432,7 @@ def transpose(x, axes):
     def build(p):
         return ops.transpose(p, axes_const(axes))
 
-    return run1(("transpose", axes), build, x)
+    return run1_dyn(("transpose", axes), build, x)
 
 
 def concatenate(xs, axis):
@@ -440,7 +445,7 @@ def concatenate(xs, axis):
     def build(*ps):
         return ops.concat(list(ps), axis)
 
-    return run1(("concatenate", axis), build, *parts)
+    return run1_dyn(("concatenate", axis), build, *parts)
 
 
 def broadcast_to(x, shape):
@@ -452,7 +457,7 @@ def broadcast_to(x, shape):
     def build(p):
         return ops.broadcast(p, axes_const(shape))
 
-    return run1(("broadcast_to", shape), build, x)
+    return run1_dyn(("broadcast_to", shape), build, x)
 
 
 def take(x, indices, axis):
@@ -503,7 +508,7 @@ def matmul(x1, x2):
             t = etype(p1)
             return _conv(ops.matmul(_cpu_type(p1), _cpu_type(p2), False, False), t)
 
-        return run1(("matmul",), build, x1, x2)
+        return run1_dyn(("matmul",), build, x1, x2)
 
     m, k, n = a2[-2], a2[-1], b2[-1]
     limbs = math.prod(batch) * m * n * k > _TREE_MATMUL_MAX
@@ -649,4 +654,5 @@ def einsum(subscripts, *operands):
         r = _einsum_generic(ps, labels, shapes, out_labels, dims, out_shape)
         return _conv(r, t)
 
-    return run1(("einsum", equation, use_native), build, *operands)
+    # the native path reads the equation only (use_native follows the dims that are 1)
+    return (run1_dyn if use_native else run1)(("einsum", equation, use_native), build, *operands)

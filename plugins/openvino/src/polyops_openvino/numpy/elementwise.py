@@ -10,7 +10,8 @@ import numpy as np
 
 from polyops.plugin import reference
 
-from .._graph import const, etype, ops, run1
+from .._graph import const, etype, ops
+from .._graph import run1_dyn
 from .._graph import copy as _copy
 from ._common import (
     _F32, _FLOAT, _UNSIGNED, _binary, _conv, _cpu_type, _eq, _exp, _extremum, _fmod,
@@ -46,7 +47,7 @@ def _arctan2_build(y, x):
 
 
 def arctan2(x1, x2):
-    return run1(("arctan2",), _arctan2_build, x1, x2)
+    return run1_dyn(("arctan2",), _arctan2_build, x1, x2)
 
 
 arcsin = _unary("arcsin", ops.asin)
@@ -227,11 +228,11 @@ _fmin_build = _nan_ignoring(ops.minimum)
 
 
 def fmax(x1, x2):
-    return run1(("fmax",), _fmax_build, x1, x2)
+    return run1_dyn(("fmax",), _fmax_build, x1, x2)
 
 
 def fmin(x1, x2):
-    return run1(("fmin",), _fmin_build, x1, x2)
+    return run1_dyn(("fmin",), _fmin_build, x1, x2)
 
 
 def _fmod_build(a, b):
@@ -255,7 +256,7 @@ def _fmod_build(a, b):
 def fmod(x1, x2):
     if _wide(x1):
         return reference("fmod")(x1, x2)
-    return run1(("fmod",), _fmod_build, x1, x2)
+    return run1_dyn(("fmod",), _fmod_build, x1, x2)
 
 
 def _gcd_nodes(a, b, steps):
@@ -289,10 +290,10 @@ def _gcd_build(lcm):
 def gcd(x1, x2):
     if _wide(x1):
         return reference("gcd")(x1, x2)
-    return run1(("gcd",), _gcd_build(False), x1, x2)
+    return run1_dyn(("gcd",), _gcd_build(False), x1, x2)
 
 
 def lcm(x1, x2):
     if _wide(x1):
         return reference("lcm")(x1, x2)
-    return run1(("lcm",), _gcd_build(True), x1, x2)
+    return run1_dyn(("lcm",), _gcd_build(True), x1, x2)

@@ -9,7 +9,7 @@ import openvino as ov
 from .._graph import BF16, T, const, etype, is_lazy, ops
 from .._graph import copy as _copy
 from ..core import _np_dtype
-from .._graph import run1
+from .._graph import run1_dyn
 from ._common import _F32, _UNSIGNED, _conv, _cpu_type, _kind, _lt
 
 
@@ -23,7 +23,7 @@ def _bitwise(name, int_fn, bool_fn):
     key = (name,)
 
     def kernel(x, y):
-        return run1(key, build, x, y)
+        return run1_dyn(key, build, x, y)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -39,7 +39,7 @@ def _invert_build(x):
 
 
 def bitwise_invert(x):
-    return run1(("bitwise_invert",), _invert_build, x)
+    return run1_dyn(("bitwise_invert",), _invert_build, x)
 
 
 def _shift(name, fn, sign_fill):
@@ -57,7 +57,7 @@ def _shift(name, fn, sign_fill):
     key = (name,)
 
     def kernel(x, y):
-        return run1(key, build, x, y)
+        return run1_dyn(key, build, x, y)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -95,7 +95,7 @@ def _float_pred(name, fn, other):
     def kernel(x):
         if _kind(x) != "f":
             return np.full(np.shape(x), other, np.bool_)
-        return run1(key, build, x)
+        return run1_dyn(key, build, x)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -127,4 +127,4 @@ def nan_to_num(x, nan, posinf, neginf):
     if _kind(x) != "f":
         return _copy(x)
     key = ("nan_to_num", repr((nan, posinf, neginf)))
-    return run1(key, _nan_to_num_build(nan, posinf, neginf), x)
+    return run1_dyn(key, _nan_to_num_build(nan, posinf, neginf), x)

@@ -7,7 +7,7 @@ import numpy as np
 
 from polyops.plugin import reference
 
-from .._graph import T, axes_const, const, etype, ops, run1
+from .._graph import T, axes_const, const, etype, ops, run1, run1_dyn
 from .._graph import copy as _copy
 from ._common import (
     _FLOAT, _I32, _conv, _cpu_type, _eq, _flip, _kind, _lt, _nonzero, _reduce_plan, _slice,
@@ -48,7 +48,7 @@ def argsort(x, axis):
     n = x.shape[axis]
     if n == 1:
         return np.zeros(x.shape, np.int32)
-    return run1(("argsort", axis, n), _argsort_build(axis, n), x)
+    return run1_dyn(("argsort", axis, n), _argsort_build(axis, n), x)
 
 
 def sort(x, axis):
@@ -63,7 +63,7 @@ def sort(x, axis):
     def build(p):
         return ops.gather_elements(p, _sort_index(p, axis, n), axis)
 
-    return run1(("sort", axis, n), build, x)
+    return run1_dyn(("sort", axis, n), build, x)
 
 
 def argpartition(x, kth, axis):
@@ -155,7 +155,7 @@ def searchsorted(sorted_sequence, values, side):
     def build(s, v):
         return _count_before_nodes(s, v, side)
 
-    return run1(("searchsorted", side), build, sorted_sequence, values)
+    return run1_dyn(("searchsorted", side), build, sorted_sequence, values)
 
 
 def digitize(x, bins):
@@ -186,7 +186,7 @@ def count_nonzero(x, axis):
         c = ops.convert(_nonzero(p), _I32)
         return ops.reduce_sum(c, axes_const(axes), False) if axes else c
 
-    return run1(("count_nonzero", axes), build, x)
+    return run1_dyn(("count_nonzero", axes), build, x)
 
 
 def isin(x1, x2, assume_unique, invert):
@@ -202,4 +202,4 @@ def isin(x1, x2, assume_unique, invert):
         found = ops.reduce_logical_or(hit, const(rank, T.i64), False)
         return ops.logical_not(found) if invert else found
 
-    return run1(("isin", bool(invert)), build, x1, x2)
+    return run1_dyn(("isin", bool(invert)), build, x1, x2)
