@@ -943,7 +943,7 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
     from . import _operation, _registry
 
     if not _NAMESPACE:
-        _NAMESPACE.update(_current=_registry._CURRENT.get, _default=_registry._default_backend,
+        _NAMESPACE.update(_current=_registry._CURRENT.get, _default=_registry.default_getter(),
                           _diagnose=_diagnose, _same_dtype=_same_dtype, _dtype=_DTYPE_ATTR)
 
     def decorate(rule):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import itertools
 import os
 import threading
 import warnings
@@ -300,8 +301,28 @@ def _default_backend() -> Backend:
                 if not backends:
                     return _symbolic_only()
                 name = "numpy" if "numpy" in backends else sorted(backends)[0]
-            _DEFAULT = get_backend(name)
+            _set_default(get_backend(name))
         return _DEFAULT
+
+
+def _set_default(backend: "Backend | None") -> None:
+    """Make ``backend`` the process-wide default.  The generated public functions read it
+    through ``_default()``: once it is known that is ``itertools.repeat(backend).__next__``,
+    a C call that returns it (no Python frame on every op call); before, and after a reset,
+    `_default_backend`, which chooses and loads it."""
+    global _DEFAULT
+    _DEFAULT = backend
+    from . import _op
+
+    if _op._NAMESPACE:
+        _op._NAMESPACE["_default"] = default_getter()
+
+
+def default_getter():
+    """What the generated public functions call for the default backend (see `_set_default`)."""
+    if _DEFAULT is None:
+        return _default_backend
+    return itertools.repeat(_DEFAULT).__next__
 
 
 _SYMBOLIC_ONLY: "Backend | None" = None
@@ -351,10 +372,9 @@ def set_backend(name: str) -> None:
     Example:
         >>> polyops.set_backend("jax")
     """
-    global _DEFAULT
     backend = get_backend(name)
     with _LOCK:
-        _DEFAULT = backend
+        _set_default(backend)
     _CURRENT.set(backend)
 
 
@@ -419,9 +439,9 @@ def problems() -> list[str]:
 
 def _reset_for_tests() -> None:
     """Forget discovery and the default (test helper; loaded tables are dropped)."""
-    global _BACKENDS, _DEFAULT
+    global _BACKENDS
     with _LOCK:
         _BACKENDS = None
-        _DEFAULT = None
+        _set_default(None)
         _EXTENSIONS.clear()
         _PROBLEMS.clear()

@@ -44,14 +44,14 @@ class _Dtypes(dict):
 
 
 NP_DTYPES = _Names((name, np.dtype(name)) for name in _NAMES)
-HALF_NP = (NP_DTYPES["float16"], _BF16)  # the 16-bit floats, HALF_FLOATS' order
-assert HALF_FLOATS == ("float16", "bfloat16")
+HALF_NP = tuple(_BF16 if d == "bfloat16" else NP_DTYPES[d] for d in HALF_FLOATS)
 DTYPES = _Dtypes((nd, name) for name, nd in NP_DTYPES.items())
 
 
 def _learn_bfloat16():
     bf16 = numpy_dtype("bfloat16")  # imports ml_dtypes
-    placeholders = {id(_BF16): bf16, id(HALF_NP): (HALF_NP[0], bf16)}
+    placeholders = {id(_BF16): bf16,
+                    id(HALF_NP): tuple(bf16 if d is _BF16 else d for d in HALF_NP)}
     dict.__setitem__(NP_DTYPES, "bfloat16", bf16)
     dict.__setitem__(DTYPES, bf16, "bfloat16")
     for name, module in list(sys.modules.items()):
