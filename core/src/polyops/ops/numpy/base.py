@@ -154,9 +154,13 @@ def _arange_prepare(start, stop=None, step=None, dtype=None):
         start, stop = 0, start
     if step is None:
         step = 1
-    for name, v in (("start", start), ("stop", stop), ("step", step)):
-        if not isinstance(v, (int, float)) or isinstance(v, bool):
-            raise TypeError(f"arange: expected a Python number for {name}, got {name}={v!r}")
+    if type(start) is int and type(stop) is int and type(step) is int:  # the usual call
+        if dtype is None and step:
+            return start, stop, step, "int32"
+    else:
+        for name, v in (("start", start), ("stop", stop), ("step", step)):
+            if not isinstance(v, (int, float)) or isinstance(v, bool):
+                raise TypeError(f"arange: expected a Python number for {name}, got {name}={v!r}")
     if step == 0:
         raise ValueError("arange: expected a non-zero step, got step=0")
     if dtype is None:
@@ -621,7 +625,8 @@ def _expand_dims_ref(x, axis):
 
 
 def _squeeze_prepare(x, axis=None):
-    _squeezed_shape(tuple(x.shape), axis)
+    if axis is not None:  # (axis=None: every size-1 dim, nothing to check)
+        _squeezed_shape(tuple(x.shape), axis)
     return x, axis
 
 
@@ -642,6 +647,18 @@ def _squeeze_ref(x, axis=None):
 
 
 def _concat_prepare(xs, axis=0):
+    # The usual call (parts of one rank, an int axis in range) needs only the axis made
+    # non-negative: every framework rejects parts whose other dims differ, and the kernel's
+    # failure is then reported through this op's rule (`_diagnose`), the same message.
+    # Ranks are compared here: torch.cat skips 1-D empty parts instead of rejecting them.
+    if xs and type(axis) is int:
+        ndim = len(xs[0].shape)
+        if ndim and -ndim <= axis < ndim:
+            for x in xs:
+                if len(x.shape) != ndim:
+                    break
+            else:
+                return xs, axis % ndim
     return xs, _concat_shape([tuple(x.shape) for x in xs], axis)[1]
 
 
