@@ -1267,7 +1267,14 @@ def main(argv=None):
     res["keras_switch"] = spawn("keras-switch", [], args, {"KERAS_BACKEND": "numpy"})
     text = report(res, args)
     print(text)
-    Path(args.output).write_text(text)
+    out = Path(args.output)
+    old = out.read_text() if out.exists() else ""
+    for part in ("catalogue", "coldstart"):  # the sections of catalogue.py and coldstart.py stay
+        begin, end = f"<!-- {part}: begin -->", f"<!-- {part}: end -->"
+        if begin in old and end in old:
+            text = (text.rstrip() + "\n\n" + begin + old.split(begin, 1)[1].split(end, 1)[0]
+                    + end + "\n")
+    out.write_text(text)
     Path(args.json or HERE / "results.json").write_text(json.dumps(res, indent=1))
     if plot(res, args.png):
         print(f"wrote {args.output}, {args.png}", file=sys.stderr)

@@ -14,12 +14,11 @@ The entry sends symbolic inputs to the rule, converts and promotes concrete
 inputs, and calls the kernel.  Ops whose operands are one tensor, two tensors, a
 list of tensors or none (`fast_kind`) have a fast path for the common case (native
 tensors of dtypes the op keeps as they are): type checks and a set lookup, inline in
-the public function.  The `Operation` classes are in `_operation`.
+the public function (generated in `_public`).  The `Operation` classes are in `_operation`.
 """
 
 from __future__ import annotations
 
-import ast
 import inspect
 import operator
 import re
@@ -111,7 +110,7 @@ class Op:
     """The record of one op: its name, family, rule, reference and promotion kind."""
 
     def __init__(self, name, family, rule, tensors, promote, ref, prepare, elementwise,
-                 tree=False, compute=None, empty=None):
+                 tree=False, compute=None, empty=None, signature=None):
         self.name = name
         # the result's fill when an operand has zero size but the result has not (sum 0,
         # prod 1, det 1, mean NaN...), for backends whose kernels take no empty operand
@@ -126,7 +125,7 @@ class Op:
         self.prepare = prepare
         self.elementwise = elementwise  # "unary", "binary" or None
         self.host = False  # the reference computes on the host with numpy (eager only)
-        self.signature = inspect.signature(rule)
+        self.signature = signature or inspect.signature(rule)
         params = list(self.signature.parameters.values())
         self.params = [p.name for p in params]
         self.varargs = next(
@@ -772,117 +771,6 @@ def missing_kernel(op: Op, backend) -> Callable:
 
 # -- declaring ops -----------------------------------------------------------------
 
-# The public function of an op with a fast path checks it inline (one Python frame
-# from the caller to the framework's kernel) and calls the entry for everything else.
-# ``_k`` is the fast kernel of the backend in effect, from its ``fast`` table; locals
-# start with an underscore so that no op parameter (tril's ``k``) is shadowed.
-_PLAIN = """\
-def _make(_index, _prepare, _op):
-    def op({params}):
-        return (_current() or _default()).table[_index]({call})
-    return op
-"""
-_FOLDED = """\
-def _make(_index, _prepare, _op):
-    def op({params}):
-        _b = _current() or _default()
-        _T, _ok, _k = _b.fast[_index]
-        if {check}:
-{body}
-        return _b.table[_index]({call})
-    return op
-"""
-# the kernel takes the call's own arguments (the tuple is built only if it fails) ...
-_DIRECT = """\
-            try:
-                return _k({call})
-            except Exception as _exc:
-                raise _diagnose(_op, _b, ({call},), _exc) from _exc"""
-# ... or those the op's prepare hook returns
-_PREPARED = """\
-            _args = _prepare({call})
-            try:
-                return _k(*_args)
-            except Exception as _exc:
-                raise _diagnose(_op, _b, _args, _exc) from _exc"""
-_ONE_TENSOR = "type({x}) is _T and {x}.dtype in _ok"
-_CHECKS = {
-    "binary": "type({x}) is _T and type({y}) is _T and (_d := {x}.dtype) is {y}.dtype and _d in _ok",
-    "unary": _ONE_TENSOR,
-    "single": _ONE_TENSOR,
-    "pair": "type({x}) is _T and type({y}) is _T and ({x}.dtype, {y}.dtype) in _ok",
-    # (tuples take the entry, which passes kernels a list)
-    "seq": "type({x}) is list and _same_dtype({x}, _T, _dtype, _ok)",
-    "create": "_k is not None",
-}
-_MAKERS: dict[tuple, Callable] = {}
-
-
-def _generate_public(op: Op, rule: Callable, namespace: dict) -> Callable:
-    """The public function: the rule's signature, the op's inline fast path (see
-    `fast_kind`), else one table lookup and one call of the entry.
-
-    Code is compiled once per distinct (template, parameter list) (import time matters)
-    and the op's table index, prepare hook and record are bound in closure cells.
-    """
-    params = []
-    call = []
-    for p in op.signature.parameters.values():
-        if p.kind is p.VAR_POSITIONAL:
-            params.append("*" + p.name)
-            call.append("*" + p.name)
-        elif p.kind is p.KEYWORD_ONLY:
-            if not any(s.startswith("*") for s in params):
-                params.append("*")
-            params.append(p.name)
-            call.append(p.name)
-        elif p.kind is p.VAR_KEYWORD:
-            raise TypeError(f"{op.name}: ops take no **kwargs")
-        else:
-            params.append(p.name)
-            call.append(p.name)
-    kind = fast_kind(op)
-    if kind is not None and any(n.startswith("_") or n == "type" for n in op.params):
-        raise ValueError(f"{op.name}: parameter names must not start with '_' nor be 'type' "
-                         "(the public function's locals)")
-    key = (kind, op.prepare is not None, tuple(params), tuple(call))
-    make = _MAKERS.get(key)
-    if make is None:
-        if kind is None:
-            src = _PLAIN.format(params=", ".join(params), call=", ".join(call))
-        else:
-            x, y = (call + [""])[:2]
-            body = (_DIRECT if op.prepare is None else _PREPARED).format(call=", ".join(call))
-            src = _FOLDED.format(params=", ".join(params), call=", ".join(call), body=body,
-                                 check=_CHECKS[kind].format(x=x, y=y))
-        tree = ast.parse(src)
-        for node in ast.walk(tree):  # one line: the whole body maps to the rule's first line
-            if "lineno" in node._attributes:
-                node.lineno = node.end_lineno = 1
-        exec(compile(tree, "<polyops generated op>", "exec"), namespace)
-        make = _MAKERS[key] = namespace.pop("_make")
-    fn = make(op.index, op.prepare, op)
-    code = rule.__code__
-    locate(fn, op.name, code.co_filename, code.co_firstlineno)
-    fn.__name__ = fn.__qualname__ = op.name
-    fn.__defaults__ = rule.__defaults__
-    fn.__kwdefaults__ = rule.__kwdefaults__
-    fn.__doc__ = rule.__doc__
-    fn.__module__ = rule.__module__
-    fn.op = op
-    fn.reference = lambda ref: _set_ref(op, ref)
-    fn.host_reference = lambda ref: _set_ref(op, ref, host=True)
-    return fn
-
-
-def locate(fn: Callable, name: str, filename: str, line: int) -> None:
-    """Name a generated public function's code ``name`` and point it at its op's source
-    (``filename``, ``line``): tracebacks, ``inspect.getsourcefile`` and editors then open the
-    op's rule, not generated text."""
-    fn.__code__ = fn.__code__.replace(co_name=name, co_qualname=name, co_filename=filename,
-                                      co_firstlineno=line)
-
-
 def _set_ref(op: Op, ref: Callable, host: bool = False) -> Callable:
     """Give ``op`` its reference; ``host`` marks one that reads its inputs to numpy and
     computes there (eager only: under a trace it raises TypeError naming the op)."""
@@ -893,6 +781,9 @@ def _set_ref(op: Op, ref: Callable, host: bool = False) -> Callable:
 
 def _positional(fn: Callable) -> Callable:
     """``fn`` callable with its keyword-only parameters given positionally, last."""
+    code = getattr(fn, "__code__", None)
+    if code is not None and not code.co_kwonlyargcount:  # (signature() is slow: import time)
+        return fn
     sig = inspect.signature(fn)
     kwonly = [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
     if not kwonly:
@@ -940,7 +831,7 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
     tensor operands (Python scalars stay scalars) and returns the output spec(s).
     Attach a reference implementation with ``@public.reference``.
     """
-    from . import _operation, _registry
+    from . import _operation, _public, _registry
 
     if not _NAMESPACE:
         _NAMESPACE.update(_current=_registry._CURRENT.get, _default=_registry.default_getter(),
@@ -951,10 +842,9 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
         if op_name in OPS:
             raise ValueError(f"defop: op {op_name!r} is already defined")
         op = Op(op_name, family, _named_errors(_positional(rule), op_name), tensors, promote, None,
-                prepare, elementwise, tree, compute, empty)
-        op.signature = inspect.signature(rule)
+                prepare, elementwise, tree, compute, empty, signature=inspect.signature(rule))
         OPS[op_name] = op
-        op.public = _generate_public(op, rule, _NAMESPACE)
+        op.public = _public.generate(op, rule, _NAMESPACE)
         op.operation = _operation.make_class(op)
         return op.public
 

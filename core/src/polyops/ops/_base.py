@@ -148,7 +148,7 @@ def finish(namespace: dict) -> None:
     the factory; here it gets the declaring module as ``__module__`` and the line of its
     ``name = factory(...)`` statement as the source location of its public function.
     """
-    from .._op import locate
+    from .._public import locate
 
     here, path = namespace["__name__"], namespace["__file__"]
     source = None
