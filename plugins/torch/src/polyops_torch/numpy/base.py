@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 
 import torch
 
 from polyops import standardize_dtype
 from polyops.plugin import nonempty
+from polyops.plugin import reference as _reference
 
 from .._compat import is_compiling as _is_compiling
 from ..core import TORCH_DTYPES
@@ -36,6 +38,30 @@ def full(shape, fill_value, dtype):
         wide = torch.complex128 if isinstance(fill_value, complex) else (
             torch.float64 if isinstance(fill_value, float) else torch.int64)
         return torch.full(shape, fill_value, dtype=wide).to(td)
+
+
+def full_like(x, fill_value, dtype):
+    td = x.dtype if dtype is None else TORCH_DTYPES[standardize_dtype(dtype)]
+    try:
+        return torch.full_like(x, fill_value, dtype=td)
+    except (RuntimeError, TypeError):  # a value past the dtype, a tensor fill_value
+        return _reference("full_like")(x, fill_value, dtype)
+
+
+def eye(N, M, k, dtype):
+    # No prepare: operator.index fails on a float N or k, and core reports the rule's error
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    k = operator.index(k)
+    td = TORCH_DTYPES[standardize_dtype(dtype)]
+    if k == 0:
+        try:
+            return torch.eye(N, M, dtype=td)
+        except RuntimeError:  # no eye for the dtype (wide unsigned ints), negative sizes
+            pass
+    out = torch.zeros((N, M), dtype=torch.bool)
+    out.diagonal(k).fill_(True)  # an offset past the matrix: an empty diagonal
+    return out.to(td)
 
 
 def arange(start, stop, step, dtype):

@@ -8,6 +8,8 @@ import math
 
 import torch
 
+from polyops.plugin import reference as _reference
+
 from ..core import TORCH_DTYPES
 from ._common import _F64, _product, _widened
 
@@ -40,6 +42,21 @@ def tensordot(x1, x2, axes):
     if not a1:  # no contraction: an outer product, no sums
         return _widened(torch.mul)(x1.reshape(tuple(x1.shape) + (1,) * x2.ndim), x2)
     return _product(torch.tensordot, x1, x2, (list(a1), list(a2)))
+
+
+def cross(x1, x2, axisa, axisb, axisc, axis):
+    if x1.shape[axisa] == 3 and x2.shape[axisb] == 3:
+        try:
+            if x1.ndim == x2.ndim and axisa == axisb:  # the common case: no moves
+                out = torch.linalg.cross(x1, x2, dim=axisa)
+                return out if axisc == axisa else torch.movedim(out, axisa, axisc)
+            # linalg.cross wants one rank: broadcast the batch dims (views)
+            a, b = torch.movedim(x1, axisa, -1), torch.movedim(x2, axisb, -1)
+            return torch.movedim(torch.linalg.cross(*torch.broadcast_tensors(a, b)), -1, axisc)
+        except RuntimeError:  # no kernel for the dtype (bool, wide unsigned ints)
+            pass
+    # 2-component vectors (torch has none): NumPy's formulas
+    return _reference("cross")(x1, x2, axisa, axisb, axisc, axis)
 
 
 def trapezoid(y, x, dx, axis):
