@@ -201,6 +201,9 @@ def matrix_rank(x, tol):
 
 def norm(x, ord, axis, keepdims):
     with np.errstate(all="ignore"):
+        if ord is None and len(axis) == x.ndim and not keepdims and x.dtype.kind == "f":
+            r = x.ravel()  # the 2-norm of all elements: one dot
+            return _as(np.sqrt(np.dot(r, r)), x.dtype)
         if ord is None and len(axis) != 1:  # flattened 2-norm, or Frobenius
             out = np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdims))
         else:
