@@ -67,6 +67,7 @@ _FAMILIES = {
     "single": lambda a, i: ops.flip(a, 0),
     "pair": lambda a, i: ops.matmul(a, ops.transpose(a)),
     "pair of two dtypes": lambda a, i: ops.take(a, i, axis=0),
+    "triple": lambda a, i: ops.where(i, a, a),
     "seq": lambda a, i: ops.concatenate([a, a], axis=1),
     "create": lambda a, i: ops.zeros((2, 3)),
 }
@@ -83,12 +84,14 @@ def test_every_fast_path_family_skips_the_entry(family, backend):
     with polyops.use_backend(backend):
         a = ops.convert_to_tensor(np.ones((4, 3), "float32"))
         i = ops.convert_to_tensor(np.array([0, 2], "int32"))
+        if family == "triple":  # where's condition
+            i = ops.convert_to_tensor(np.ones((4, 3), "bool"))
         call = _FAMILIES[family]
         call(a, i)
         entered = _python_frames(lambda: call(a, i))
         assert not general & set(entered), entered
         if backend == "numpy":  # the inline path: no entry function at all
-            assert not {"single", "pair", "seq", "create"} & set(entered), entered
+            assert not {"single", "pair", "triple", "seq", "create"} & set(entered), entered
 
 
 def test_fast_path_skips_promotion(backend):

@@ -280,8 +280,8 @@ NO_FAST = (_Never, frozenset(), None)
 
 def fast_kind(op: Op) -> str | None:
     """Which eager fast path ``op`` has: "unary", "binary", "single" (one tensor first,
-    then static arguments: reductions, reshape, softmax...), "pair", "seq", "create" (see
-    below) or None."""
+    then static arguments: reductions, reshape, softmax...), "pair", "triple", "seq",
+    "create" (see below) or None."""
     if op.tree:
         return None
     if op.promote is None:
@@ -294,6 +294,8 @@ def fast_kind(op: Op) -> str | None:
         return "single"
     if op.tensor_slots == ((0, False), (1, False)):
         return "pair"  # two tensors first, of any dtypes the op keeps (products, take...)
+    if op.tensor_slots == ((0, False), (1, False), (2, False)):
+        return "triple"  # three tensors first (where, clip with tensor bounds)
     if op.tensor_slots == ((0, True),):
         return "seq"  # a list of tensors of one dtype first (joins)
     return None
@@ -327,6 +329,8 @@ class _Fast:
             keep = [(k, c) for k, c in self.codes.items() if c not in half]
             self.ok = frozenset((k1, k2) for k1, c1 in keep for k2, c2 in keep
                                 if _keeps(promote, (c1, c2)))
+        elif self.kind == "triple":  # code triples, decided on first sight (14**3 of them)
+            self.ok = _KeptCodes(self.codes, half, promote)
         else:
             self.ok = frozenset(k for k, c in self.codes.items()
                                 if n and c not in half and _keeps(promote, (c,) * n))
@@ -505,6 +509,21 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
 
         return pair
 
+    if f.kind == "triple":
+
+        def triple(x1, x2, x3, *rest):
+            if (type(x1) is T and type(x2) is T and type(x3) is T
+                    and ok[(code(x1), code(x2), code(x3))]
+                    and not (nonempty and (_has_zero(x1) or _has_zero(x2) or _has_zero(x3)))):
+                args = (x1, x2, x3, *rest) if prepare is None else prepare(x1, x2, x3, *rest)
+                try:
+                    return fast_fn(*args)
+                except Exception as exc:
+                    raise fail(args, exc) from exc
+            return general(x1, x2, x3, *rest)
+
+        return triple
+
     if f.kind == "seq":
 
         def seq(xs, *rest):
@@ -565,6 +584,21 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
         return general(x1, x2)
 
     return binary
+
+
+class _KeptCodes(dict):
+    """dtype-code tuple -> whether ``promote`` keeps those dtypes as they are, computed on
+    first lookup (``ok[codes]``: a C dict lookup once known)."""
+
+    def __init__(self, codes, half, promote):
+        super().__init__()
+        self._codes, self._half, self._promote = codes, half, promote
+
+    def __missing__(self, key):
+        names = tuple(self._codes.get(k) for k in key)
+        kept = None not in names and not set(names) & set(self._half) and _keeps(self._promote, names)
+        self[key] = kept
+        return kept
 
 
 _DTYPE_ATTR = operator.attrgetter("dtype")

@@ -54,6 +54,8 @@ _CHECKS = {
     "unary": _ONE_TENSOR,
     "single": _ONE_TENSOR,
     "pair": "type({x}) is _T and type({y}) is _T and ({x}.dtype, {y}.dtype) in _ok",
+    "triple": ("type({x}) is _T and type({y}) is _T and type({z}) is _T "
+               "and _ok[({x}.dtype, {y}.dtype, {z}.dtype)]"),
     # (tuples take the entry, which passes kernels a list)
     "seq": "type({x}) is list and _same_dtype({x}, _T, _dtype, _ok)",
     "create": "_k is not None",
@@ -94,10 +96,10 @@ def generate(op: Op, rule: Callable, namespace: dict) -> Callable:
         if kind is None:
             src = _PLAIN.format(params=", ".join(params), call=", ".join(call))
         else:
-            x, y = (call + [""])[:2]
+            x, y, z = (call + ["", ""])[:3]
             body = (_DIRECT if op.prepare is None else _PREPARED).format(call=", ".join(call))
             src = _FOLDED.format(params=", ".join(params), call=", ".join(call), body=body,
-                                 check=_CHECKS[kind].format(x=x, y=y))
+                                 check=_CHECKS[kind].format(x=x, y=y, z=z))
         if _FLAT_LINES:  # `locate` maps the whole body to the rule's first line
             exec(compile(src, "<polyops generated op>", "exec"), namespace)
         else:  # Python 3.10: the same through the AST (slower: import time matters)
