@@ -22,6 +22,9 @@ import tensorflow as tf
 from polyops.plugin import eig_vectors_error, nonempty, reference
 
 from ._compat import off_tape as _off_tape
+from ._compat import on_tape as _on_tape
+from .core import EagerTensor
+from .numpy._common import _host_view
 
 _InvalidArgument = tf.errors.InvalidArgumentError
 
@@ -35,8 +38,12 @@ def _eps(dtype):
 
 def cholesky(x, upper):
     # tf reads the lower triangle; a failed factorization fills the lower triangle with
-    # NaN and leaves the upper one unset, so it is zeroed explicitly.
-    lo = tf.linalg.band_part(tf.linalg.cholesky(x), -1, 0)
+    # NaN and leaves the upper one unset, so it is zeroed explicitly (eagerly, only then:
+    # a successful one writes zeros there).
+    lo = tf.linalg.cholesky(x)
+    host = _host_view(lo)
+    if host is None or np.isnan(host).any():
+        lo = tf.linalg.band_part(lo, -1, 0)
     if upper:
         lo = tf.linalg.matrix_transpose(lo)
     return lo
@@ -127,7 +134,10 @@ def _lu_with_gradient(a, lu, p):
 
 @nonempty  # tf's det of 0x0 matrices is not 1 (core's fill)
 def det(x):
-    return _det(x) if x.dtype.is_floating else tf.linalg.det(x)
+    # the custom gradient costs ~80 us eagerly: only where a tape records x, or traced
+    if x.dtype.is_floating and (type(x) is not EagerTensor or _on_tape(x)):
+        return _det(x)
+    return tf.linalg.det(x)
 
 
 def _cofactors(a):
@@ -155,19 +165,20 @@ def _det(a):
 def solve(a, b):
     if not _eager():
         return reference("solve")(a, b)
-    vec = len(b.shape) == len(a.shape) - 1
+    vec = b.shape.rank == a.shape.rank - 1
     aw, bw = a, b
     if vec:
-        bw = bw[..., None]
-    batch = tf.broadcast_static_shape(aw.shape[:-2], bw.shape[:-2])
-    aw = tf.broadcast_to(aw, batch.concatenate(aw.shape[-2:]))
-    bw = tf.broadcast_to(bw, batch.concatenate(bw.shape[-2:]))
+        bw = tf.expand_dims(bw, -1)  # b[..., None] costs ~10x more eagerly
+    if aw.shape[:-2] != bw.shape[:-2]:  # tf.linalg.solve does not broadcast batch dims
+        batch = tf.broadcast_static_shape(aw.shape[:-2], bw.shape[:-2])
+        aw = tf.broadcast_to(aw, batch.concatenate(aw.shape[-2:]))
+        bw = tf.broadcast_to(bw, batch.concatenate(bw.shape[-2:]))
     try:
         out = tf.linalg.solve(aw, bw)
     except _InvalidArgument:  # singular
         return reference("solve")(a, b)
     if vec:
-        out = out[..., 0]
+        out = tf.squeeze(out, [-1])
     return out
 
 

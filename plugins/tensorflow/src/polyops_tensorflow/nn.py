@@ -47,7 +47,9 @@ def log_softmax(x, axis):
 
 
 def elu(x, alpha):
-    return tf.where(x >= 0, x, alpha * tf.nn.elu(x))  # tf.nn.elu has alpha = 1
+    if alpha == 1.0:  # tf.nn.elu's own alpha
+        return tf.nn.elu(x)
+    return tf.where(x >= 0, x, alpha * tf.nn.elu(x))
 
 
 # ===== conv and pools =====

@@ -37,7 +37,8 @@ def _host_view(x):
     (NaN in argmax, negative indices in take) instead of always paying for it.
     """
     if type(x) is EagerTensor and "device:CPU" in x.backing_device:
-        return x.numpy()
+        # a read-only view of the tensor's buffer (x.numpy() copies: ~70 us at 512x512)
+        return np.asarray(x)
     return None
 
 

@@ -11,9 +11,12 @@ common dtypes (float32, int32) go straight to the tf op.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import tensorflow as tf
 
+from polyops import standardize_dtype
 from polyops.plugin import SplitKernel
 
 from ..core import NP_DTYPES, TF_DTYPES, EagerTensor
@@ -43,6 +46,27 @@ _InvalidArgument = tf.errors.InvalidArgumentError
 def full(shape, fill_value, dtype):
     # np.full's conversion of the fill value (truncation, overflow errors).
     return tf.fill(_ints(shape), tf.constant(np.full((), fill_value, NP_DTYPES[dtype]), TF_DTYPES[dtype]))
+
+
+def _like(x, dtype):
+    return x.dtype if dtype is None else TF_DTYPES[standardize_dtype(dtype)]
+
+
+def zeros_like(x, dtype):
+    return tf.zeros_like(x, _like(x, dtype))
+
+
+def ones_like(x, dtype):
+    return tf.ones_like(x, _like(x, dtype))
+
+
+def eye(N, M, k, dtype):
+    # No prepare: operator.index makes a float N or k fail here (core reports the rule's
+    # TypeError).  Built by NumPy on the host: one constant (tf.eye is a Python graph).
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    d = standardize_dtype(dtype)
+    return tf.constant(np.eye(N, M, operator.index(k), NP_DTYPES[d]), TF_DTYPES[d])
 
 
 def arange(start, stop, step, dtype):

@@ -11,7 +11,7 @@ import tensorflow as tf
 
 from polyops.plugin import nonempty, pad_index
 
-from ..core import TF_DTYPES, EagerTensor
+from ..core import NP_DTYPES, TF_DTYPES, EagerTensor
 from ._common import (
     _F32,
     _F64,
@@ -94,7 +94,7 @@ def empty(shape, dtype):
 
 
 def empty_like(x, dtype):
-    return tf.zeros(tf.shape(x), TF_DTYPES[dtype])
+    return tf.zeros_like(x, TF_DTYPES[dtype])
 
 
 def identity(n, dtype):
@@ -108,8 +108,8 @@ def _band(n, m, k):
 
 
 def tri(N, M, k, dtype):
-    d = TF_DTYPES[dtype]
-    return tf.where(_band(N, M, k), tf.ones((), d), tf.zeros((), d))
+    # static ints: NumPy's on the host, one constant
+    return tf.constant(np.tri(N, M, k, NP_DTYPES[dtype]), TF_DTYPES[dtype])
 
 
 def tril(x, k):

@@ -164,9 +164,12 @@ def _split(x, ios, axis, exact):
         return tf.split(x, _ints([each + 1] * extra + [each] * (ios - extra)), axis)
     if ios is None or n is None:
         raise ValueError("split: expected a known size on the split axis")
-    lead = (slice(None),) * axis
     edges = (0,) + tuple(ios) + (n,)
+    sizes = [b - a for a, b in zip(edges[:-1], edges[1:])]
+    if builtins.all(d >= 0 for d in sizes):  # contiguous pieces: one op
+        return tf.split(x, _ints(sizes), axis)
     # NumPy's pieces x[p[i-1]:p[i]]: a point below its predecessor gives an empty piece
+    lead = (slice(None),) * axis
     return [x[lead + (slice(a, b),)] for a, b in zip(edges[:-1], edges[1:])]
 
 

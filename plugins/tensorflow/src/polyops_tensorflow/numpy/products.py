@@ -10,7 +10,7 @@ import numpy as np
 import tensorflow as tf
 
 from ..core import NP_DTYPES, TF_DTYPES
-from ._common import _COMPLEX, _INT32, _ints, _multiply
+from ._common import _COMPLEX, _INT32, _host_view, _ints, _multiply
 from .base import einsum
 
 _LETTERS = "abcdefghijklmnopqrstuvwxy"  # einsum labels; "z" is kept for contractions
@@ -57,11 +57,48 @@ def tensordot(x1, x2, axes):
     return einsum(f"{l1},{''.join(l2)}->{out}", x1, x2)
 
 
+def _last(x, axis):
+    nd = x.shape.rank
+    if axis == nd - 1:
+        return x
+    return tf.transpose(x, _ints([i for i in range(nd) if i != axis] + [axis]))
+
+
+def cross(x1, x2, axisa, axisb, axisc, axis):
+    # NumPy's formulas (tf.linalg.cross: 3-vectors of one shape on the last axis)
+    a, b = _last(x1, axisa), _last(x2, axisb)
+    n1, n2 = a.shape[-1], b.shape[-1]
+    if n1 == 3 and n2 == 3 and a.shape == b.shape:
+        out = tf.linalg.cross(a, b)
+    else:
+        ac, bc = tf.unstack(a, axis=-1), tf.unstack(b, axis=-1)  # one op (x[..., i] is slow)
+        z = tf.subtract(tf.multiply(ac[0], bc[1]), tf.multiply(ac[1], bc[0]))
+        if axisc is None:
+            return z
+        if n1 == 3 and n2 == 3:
+            x = tf.subtract(tf.multiply(ac[1], bc[2]), tf.multiply(ac[2], bc[1]))
+            y = tf.subtract(tf.multiply(ac[2], bc[0]), tf.multiply(ac[0], bc[2]))
+        elif n1 == 2:
+            x, y = tf.multiply(ac[1], bc[2]), tf.negative(tf.multiply(ac[0], bc[2]))
+        else:
+            x, y = tf.negative(tf.multiply(ac[2], bc[1])), tf.multiply(ac[2], bc[0])
+        shape = tf.shape(z)
+        for c in (x, y):
+            shape = tf.broadcast_dynamic_shape(shape, tf.shape(c))
+        out = tf.stack([tf.broadcast_to(c, shape) for c in (x, y, z)], -1)
+    nd = out.shape.rank
+    if axisc != nd - 1:
+        out = tf.transpose(out, _ints(list(range(axisc)) + [nd - 1] + list(range(axisc, nd - 1))))
+    return out
+
+
 def slogdet(x):
     d = x.dtype
     sign, logdet = tf.linalg.slogdet(x)  # LU with partial pivoting, as LAPACK
     if d not in _COMPLEX:
-        sign = tf.add(sign, tf.zeros((), sign.dtype))  # a singular matrix's sign is +0.0
+        host = _host_view(sign)  # eagerly, only a zero sign needs the patch
+        if host is None or not host.all():
+            sign = tf.add(sign, tf.zeros((), sign.dtype))  # a singular matrix's sign is +0.0
     return sign, logdet
 
 

@@ -21,6 +21,7 @@ from ._common import (
     _INT32,
     _INT64,
     _axis_len,
+    _host_view,
     _ints,
     _np_scalar,
     _restore,
@@ -36,8 +37,8 @@ def argsort(x, axis):
         x = tf.cast(x, _INT32)  # order-preserving; tf.argsort lacks narrow kernels
     elif x.dtype in _HALF:
         x = tf.cast(x, tf.float32)  # exact: the order is the same
-    if x.dtype not in _FLOATS:
-        return tf.cast(tf.argsort(x, axis=axis, stable=True), _INT32)
+    if x.dtype not in _FLOATS or _no_nan(x):  # eagerly, NaN-free values need one pass
+        return tf.argsort(x, axis=axis, stable=True)  # int32
     last = x.shape.rank - 1
     if axis != last:  # work along the last axis, where gather's batch_dims fits
         perm = [i for i in range(last + 1) if i != axis] + [axis]
@@ -48,6 +49,12 @@ def argsort(x, axis):
     late = tf.cast(tf.gather(nan, first, axis=last, batch_dims=last), _INT32)
     second = tf.argsort(late, axis=last, stable=True)
     return tf.cast(tf.gather(first, second, axis=last, batch_dims=last), _INT32)
+
+
+def _no_nan(x):
+    """Whether x is known NaN-free (an eager tensor in CPU memory, checked on the host)."""
+    host = _host_view(x)
+    return host is not None and not np.isnan(host).any()
 
 
 def _is_float(x):
@@ -61,7 +68,7 @@ def sort(x, axis):
     d = x.dtype
     if d is _BOOL:  # no tf kernel: sort as 0/1
         return tf.cast(tf.sort(tf.cast(x, tf.uint8), axis=axis), d)
-    if d not in _FLOATS:
+    if d not in _FLOATS or _no_nan(x):
         return tf.sort(x, axis=axis)
     # tf.sort places NaN anywhere: sort with NaN as +inf, then the last k entries of a
     # line holding k NaNs are those NaNs (every other entry there is +inf)
