@@ -38,7 +38,7 @@ def _run(code):
     return out.stdout.split()
 
 
-@pytest.mark.parametrize("name", ["numpy", "torch"])
+@pytest.mark.parametrize("name", ["numpy", "torch", "openvino"])
 def test_ml_dtypes_is_imported_only_for_bfloat16(name):
     """Importing ml_dtypes costs about half a second: a user who never asks for bfloat16
     does not pay it (issue 17); asking for it, or passing one in, still works."""

@@ -135,6 +135,93 @@ class BackendSpec:
         """
 
 
+class LateBfloat16:
+    """ml_dtypes' bfloat16 for a plugin whose tensors are numpy arrays, imported only when
+    bfloat16 is first asked for or met (importing ml_dtypes takes about half a second).
+
+    Until then `placeholder` stands for it: a numpy dtype that no array has, so that
+    ``x.dtype == BF16`` is False.  `learn` imports ml_dtypes, calls each of ``on_learn``
+    (functions of the dtype: the plugin adds it to its dtype tables; more may be appended)
+    and replaces the placeholder, and each tuple or
+    frozenset holding it, in every loaded module of ``package``.  Dtype tables whose
+    ``__missing__`` calls `learn` (`names` and `dtypes`) learn it on first lookup.  It is
+    learned at once if ml_dtypes is already loaded (jax, tensorflow or the user did).
+    """
+
+    def __init__(self, package: str, *on_learn: Callable[[Any], None]):
+        import numpy as np
+
+        self.package = package
+        self.on_learn = list(on_learn)
+        self.placeholder = np.dtype([("bfloat16, not loaded yet", np.uint16)])
+        self.learned = False
+
+    def learn(self):
+        import sys
+
+        if self.learned:
+            return
+        bf16 = numpy_dtype("bfloat16")  # imports ml_dtypes
+        self.learned = True
+        for fn in self.on_learn:
+            fn(bf16)
+        p = self.placeholder
+
+        def swap(value):
+            if value is p:
+                return bf16
+            if type(value) in (tuple, frozenset) and any(v is p for v in value):
+                return type(value)(bf16 if v is p else v for v in value)
+            return None
+
+        for name, module in list(sys.modules.items()):
+            if module is not None and (name == self.package or name.startswith(self.package + ".")):
+                for attr, value in list(vars(module).items()):
+                    new = swap(value)
+                    if new is not None:
+                        setattr(module, attr, new)
+
+    def learn_if_loaded(self):
+        import sys
+
+        if "ml_dtypes" in sys.modules:
+            self.learn()
+
+    def names(self, pairs):
+        """canonical name -> numpy dtype, learning bfloat16 on first lookup."""
+        return _LateNames(pairs, self)
+
+    def dtypes(self, pairs):
+        """numpy dtype -> canonical name (a `Runtime.dtypes`), learning bfloat16 when it
+        meets an ml_dtypes bfloat16 array's dtype."""
+        return _LateDtypes(pairs, self)
+
+
+class _LateNames(dict):
+    def __init__(self, pairs, late):
+        super().__init__(pairs)
+        self._late = late
+
+    def __missing__(self, name):
+        if name != "bfloat16" or self._late.learned:
+            raise KeyError(name)
+        self._late.learn()
+        return self[name]
+
+
+class _LateDtypes(dict):
+    def __init__(self, pairs, late):
+        super().__init__(pairs)
+        self._late = late
+
+    def __missing__(self, dtype):
+        if (getattr(dtype, "kind", None) != "V" or getattr(dtype, "name", None) != "bfloat16"
+                or self._late.learned):
+            raise KeyError(dtype)
+        self._late.learn()
+        return self[dtype]
+
+
 def kernels_from(*modules, ops: Mapping | None = None) -> dict[str, Callable]:
     """Collect the kernels of plugin family modules: public attributes named after ops.
 

@@ -3,67 +3,32 @@
 from __future__ import annotations
 
 import builtins
-import sys
 
 import numpy as np
 
 from polyops._dtypes import HALF_FLOATS
-from polyops.plugin import Runtime, numpy_dtype, reference
+from polyops.plugin import LateBfloat16, Runtime, reference
 
 _NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",
 )
 
-# bfloat16 is ml_dtypes', and importing ml_dtypes costs about half a second: it is imported
-# when bfloat16 is first asked for (NP_DTYPES["bfloat16"]) or met (a bfloat16 array: the
-# user has imported ml_dtypes).  Until then `_BF16` is a placeholder dtype that no array
-# has; `_learn_bfloat16` replaces it, in this plugin's modules, by the real one.
-_BF16 = np.dtype([("bfloat16, not loaded yet", np.uint16)])
 
-
-class _Names(dict):
-    """canonical name -> numpy dtype."""
-
-    def __missing__(self, name):
-        if name != "bfloat16":
-            raise KeyError(name)
-        _learn_bfloat16()
-        return dict.__getitem__(self, name)
-
-
-class _Dtypes(dict):
-    """numpy dtype -> canonical name (the runtime's ``dtypes``: core looks a missing
-    dtype up with ``[]``, which lands here)."""
-
-    def __missing__(self, dtype):
-        if getattr(dtype, "kind", None) != "V" or getattr(dtype, "name", None) != "bfloat16":
-            raise KeyError(dtype)
-        _learn_bfloat16()
-        return dict.__getitem__(self, dtype)
-
-
-NP_DTYPES = _Names((name, np.dtype(name)) for name in _NAMES)
-HALF_NP = tuple(_BF16 if d == "bfloat16" else NP_DTYPES[d] for d in HALF_FLOATS)
-DTYPES = _Dtypes((nd, name) for name, nd in NP_DTYPES.items())
-
-
-def _learn_bfloat16():
-    bf16 = numpy_dtype("bfloat16")  # imports ml_dtypes
-    placeholders = {id(_BF16): bf16,
-                    id(HALF_NP): tuple(bf16 if d is _BF16 else d for d in HALF_NP)}
+# bfloat16 is ml_dtypes', imported when bfloat16 is first asked for (NP_DTYPES["bfloat16"])
+# or met (a bfloat16 array: the user has imported ml_dtypes); until then `_BF16` is a
+# placeholder dtype that no array has (see polyops.plugin.LateBfloat16).
+def _learn(bf16):
     dict.__setitem__(NP_DTYPES, "bfloat16", bf16)
     dict.__setitem__(DTYPES, bf16, "bfloat16")
-    for name, module in list(sys.modules.items()):
-        if name == __package__ or name.startswith(__package__ + "."):
-            for attr, value in list(vars(module).items()):
-                new = placeholders.get(id(value))
-                if new is not None:
-                    setattr(module, attr, new)
 
 
-if "ml_dtypes" in sys.modules:  # already paid for (jax, tensorflow or the user loaded it)
-    _learn_bfloat16()
+_LATE = LateBfloat16(__package__, _learn)
+_BF16 = _LATE.placeholder
+NP_DTYPES = _LATE.names((name, np.dtype(name)) for name in _NAMES)
+HALF_NP = tuple(_BF16 if d == "bfloat16" else NP_DTYPES[d] for d in HALF_FLOATS)
+DTYPES = _LATE.dtypes((nd, name) for name, nd in NP_DTYPES.items())
+_LATE.learn_if_loaded()
 
 
 def convert_to_tensor(x, dtype):

@@ -32,12 +32,12 @@ import os
 import threading
 from collections import OrderedDict
 
-import ml_dtypes
 import polyops
 import numpy as np
 import openvino as ov
 import openvino.opset16 as ops
 from polyops._dtypes import HALF_FLOATS
+from polyops.plugin import LateBfloat16
 
 from ._compat import request_infer as _request_infer
 
@@ -46,8 +46,18 @@ __all__ = ["ops", "run", "run1", "run_dyn", "run1_dyn", "set_cache_size", "const
            "TracedValueError", "is_lazy", "copy", "constant"]
 
 T = ov.Type
-BF16 = np.dtype(ml_dtypes.bfloat16)
 _U16 = np.dtype(np.uint16)
+
+
+def _learn(bf16):
+    OV_TYPES[bf16] = T.bf16
+    dict.__setitem__(NP_TYPES, "bf16", bf16)
+
+
+# ml_dtypes (half a second to import) only when bfloat16 is first asked for or met: until
+# then BF16 is a placeholder dtype that no array has (polyops.plugin.LateBfloat16)
+LATE = LateBfloat16(__package__, _learn)
+BF16 = LATE.placeholder
 
 OV_TYPES = {
     np.dtype(np.bool_): T.boolean,
@@ -64,8 +74,18 @@ OV_TYPES = {
     np.dtype(np.float64): T.f64,
     BF16: T.bf16,
 }
-NP_TYPES = {ot.get_type_name(): nd for nd, ot in OV_TYPES.items()}
-HALF_TYPES = frozenset(OV_TYPES[np.dtype(name)] for name in HALF_FLOATS)
+class _NpTypes(dict):
+    """OpenVINO type name -> numpy dtype; "bf16" imports ml_dtypes on first lookup."""
+
+    def __missing__(self, name):
+        if name != "bf16" or LATE.learned:
+            raise KeyError(name)
+        LATE.learn()
+        return self[name]
+
+
+NP_TYPES = _NpTypes((ot.get_type_name(), nd) for nd, ot in OV_TYPES.items() if nd is not BF16)
+HALF_TYPES = frozenset({"float16": T.f16, "bfloat16": T.bf16}[name] for name in HALF_FLOATS)
 FLOATS = frozenset({T.f16, T.bf16, T.f32, T.f64})
 
 # f32 inference precision: the CPU plugin's default on bf16-capable hosts is bf16.

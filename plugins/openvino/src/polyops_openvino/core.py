@@ -7,7 +7,6 @@ kernel runs a small compiled OpenVINO model on them (see ``_graph``).  Under
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 import openvino
 
@@ -15,15 +14,25 @@ from polyops.plugin import state_scope, tree_flatten, tree_map, tree_unflatten
 from polyops.plugin import Runtime, reference
 
 from . import _jit
+from ._graph import LATE as _LATE
 from ._graph import OV_TYPES, Lazy, T, TracedValueError, const, constant, ops, run1, run1_dyn, to
 
 _NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64",
 )
-NP_DTYPES = {name: np.dtype(name) for name in _NAMES}
-NP_DTYPES["bfloat16"] = np.dtype(ml_dtypes.bfloat16)
-# OpenVINO has no complex element types.
+# OpenVINO has no complex element types; bfloat16 is learned late (see _graph.LATE)
+NP_DTYPES = _LATE.names((name, np.dtype(name)) for name in _NAMES)
+DTYPES = _LATE.dtypes((nd, name) for name, nd in NP_DTYPES.items())
+
+
+def _learn(bf16):
+    dict.__setitem__(NP_DTYPES, "bfloat16", bf16)
+    dict.__setitem__(DTYPES, bf16, "bfloat16")
+
+
+_LATE.on_learn.append(_learn)
+_LATE.learn_if_loaded()
 
 
 def _np_dtype(dtype):
@@ -55,7 +64,7 @@ RUNTIME = Runtime(
     name="openvino",
     version=_version(),
     tensor_types=(np.ndarray, np.generic, Lazy),
-    dtypes={nd: name for name, nd in NP_DTYPES.items()},
+    dtypes=DTYPES,
     convert_to_tensor=convert_to_tensor,
     convert_to_numpy=convert_to_numpy,
     jit=_jit.jit,
