@@ -24,6 +24,8 @@ import functools  # noqa: E402
 
 import jax.numpy as jnp  # noqa: E402
 
+from .numpy._common import _jit_exact  # noqa: E402
+
 _jit1 = functools.partial(jax.jit, static_argnums=1)  # (x, axis or approximate)
 
 
@@ -32,6 +34,7 @@ def relu6(x):
     return jnp.minimum(jnp.maximum(x, 0), 6).astype(x.dtype)
 
 
+@jax.jit
 @jax.jit
 def sparse_sigmoid(x):
     return jnp.where(x <= -1, 0.0, jnp.where(x >= 1, 1.0, 0.5 * (x + 1)))
@@ -54,7 +57,7 @@ def softsign(x):
     return x / (1 + jnp.abs(x))
 
 
-@jax.jit
+@_jit_exact(1)
 def soft_shrink(x, threshold):
     return jnp.where(x > threshold, x - threshold, jnp.where(x >= -threshold, 0.0, x + threshold))
 
@@ -73,12 +76,12 @@ def silu(x):
     return x * _sigmoid(x)
 
 
-@jax.jit
+@_jit_exact(1)
 def squareplus(x, b):
     return 0.5 * (x + jnp.sqrt(x * x + b))
 
 
-@jax.jit
+@_jit_exact(1)
 def leaky_relu(x, negative_slope):
     return jnp.where(x >= 0, x, x * negative_slope)
 
@@ -100,7 +103,9 @@ def _elu(x, alpha):
     return jnp.where(x >= 0, x, alpha * jnp.expm1(jnp.minimum(x, 0)))
 
 
-elu = jax.jit(_elu)
+# alpha static (exactly keyed): a Python float argument of a jitted function becomes a new
+# device array on every call (~30us)
+elu = _jit_exact(1)(_elu)
 
 
 @jax.jit
@@ -116,7 +121,7 @@ def gelu(x, approximate):
     return 0.5 * x * (1 + jax.lax.erf(x * 0.7071067811865476))
 
 
-@jax.jit
+@_jit_exact(1)
 def celu(x, alpha):
     return jnp.maximum(x, 0) + alpha * jnp.expm1(jnp.minimum(x, 0) / alpha)
 
@@ -131,12 +136,12 @@ def hard_tanh(x):
     return jnp.where(x < -1, -1.0, jnp.where(x > 1, 1.0, x))
 
 
-@jax.jit
+@_jit_exact(1)
 def hard_shrink(x, threshold):
     return jnp.where(jnp.abs(x) <= threshold, 0.0, x)
 
 
-@jax.jit
+@_jit_exact(1, 2)
 def threshold(x, threshold, default_value):
     return jnp.where(x <= threshold, default_value, x)
 

@@ -16,7 +16,7 @@ import numpy as np
 from polyops.plugin import nonempty
 
 from ..core import JAX_DTYPES
-from ._common import _INT32, _LOW_FLOATS, _int_floor_divide
+from ._common import _INT32, _LOW_FLOATS, _compiled_reference, _int_floor_divide
 
 
 # ===== creation =====================================================================
@@ -33,6 +33,25 @@ def arange(start, stop, step, dtype):
         # steps by their difference; jnp truncates start and step separately.
         return jnp.asarray(np.arange(start, stop, step, dtype=jd))
     return jnp.arange(start, stop, step, dtype=jd)
+
+
+def zeros(shape, dtype):
+    return jnp.zeros(shape, JAX_DTYPES[dtype])
+
+
+# eye and linspace validate their raw arguments (no prepare): core's references, compiled
+# (the arguments are static; a jnp.eye of the same values)
+eye = _compiled_reference("eye", 0, 1, 2, 3)
+_linspace = _compiled_reference("linspace", 0, 1, 2, 3, 4, 5, 6, exact=True)
+
+
+def linspace(start, stop, num, endpoint, retstep, dtype, axis):
+    values = _linspace(start, stop, num, endpoint, False, dtype, axis)
+    if not retstep:
+        return values
+    # the reference's Python float step (a compiled function returns arrays only)
+    div = num - 1 if endpoint else num
+    return values, (stop - start) / div if div > 0 else 0.0
 
 
 # ===== elementwise ==================================================================

@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._common import _INT32, _i0e, _int_floor_divide
+from ._common import _INT32, _compiled_reference, _i0e, _int_floor_divide, _jit
 
 
 # ===== catalogue primitive ==========================================================
@@ -48,6 +48,7 @@ sinc = jnp.sinc
 hypot = jnp.hypot  # inf if either is +-inf, even with a NaN
 
 
+@_jit()
 def i0(x):
     # jnp.i0 is exp(|x|) * i0e(x), which overflows float32 for |x| > 88 while i0 is finite
     # up to ~91.9; split the exponential as core's reference.  i0(+-inf) is 0 * inf = NaN.
@@ -55,6 +56,7 @@ def i0(x):
     return _i0e(x) * h * h
 
 
+@_jit()
 def heaviside(x1, x2):
     # NaN where x1 is NaN (jnp.heaviside's own where-chain gives it too; spelled out here)
     step = jnp.where(x1 < 0, jnp.zeros((), x1.dtype), jnp.where(x1 > 0, jnp.ones((), x1.dtype), x1))
@@ -73,6 +75,7 @@ def fmin(x1, x2):
     return jnp.fmin(x1, x2)
 
 
+@_jit()
 def fmod(x1, x2):
     # C's fmod (lax.rem): the sign of x1; floats: fmod(x, 0) and fmod(inf, y) NaN,
     # fmod(x, inf) x.  Integer fmod(x, 0) is 0 (XLA's rem gives x there).
@@ -114,7 +117,12 @@ def lcm(x1, x2):
     return _int_floor_divide(jnp.abs(x1), g) * jnp.abs(x2)
 
 
+@_jit()
 def divide_no_nan(x1, x2):
     zero = x2 == 0
     q = jnp.true_divide(x1, jnp.where(zero, jnp.ones((), x2.dtype), x2))
     return jnp.where(zero, jnp.zeros((), q.dtype), q)
+
+
+# x1 * 2**x2 rounded once: core's three-step product (each 2**k finite), compiled
+ldexp = _compiled_reference("ldexp")

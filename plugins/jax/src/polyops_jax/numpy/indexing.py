@@ -8,7 +8,8 @@ import jax.numpy as jnp
 from polyops.plugin import nonempty
 
 from ..core import JAX_DTYPES
-from ._common import _INT32, _as
+from ..core import _cast
+from ._common import _INT32, _as, _compiled_reference, _jit, _jit_exact
 
 
 def take_along_axis(x, indices, axis):
@@ -18,6 +19,17 @@ def take_along_axis(x, indices, axis):
 
 def copy(x):
     return jnp.array(x, copy=True)
+
+
+def array(x, dtype):
+    # a new tensor: a copy, or the cast (always new), with core's cast rules
+    jd = JAX_DTYPES[dtype]
+    return jnp.array(x, copy=True) if x.dtype == jd else _cast(x, jd)
+
+
+# core's references compiled (NumPy's endpoint and sign rules exactly)
+geomspace = _compiled_reference("geomspace", 2, 3, 4, 5)
+logspace = _compiled_reference("logspace", 2, 3, 4, 5, 6, exact=True)
 
 
 def empty(shape, dtype):
@@ -66,7 +78,11 @@ def vander(x, N, increasing):
 
 
 def meshgrid(*args):
-    *x, indexing = args
+    return _meshgrid(args[:-1], args[-1])
+
+
+@_jit(1)
+def _meshgrid(x, indexing):
     return list(jnp.meshgrid(*(t.reshape(-1) for t in x), indexing=indexing))
 
 
@@ -94,6 +110,7 @@ def select(condlist, choicelist, default):
 
 # jnp.pad's stat modes reduce an empty axis and raise (core builds the empty results)
 @nonempty
+@_jit_exact(1, 2, 3)
 def pad(x, pad_width, mode, constant_values):
     # jnp.pad pads axis by axis with NumPy's rules (stat modes over the whole axis, ints
     # rounded half to even); "circular" and "empty" arrive resolved

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..core import JAX_DTYPES
-from ._common import _as
+from ._common import _as, _compiled_reference, _jit_exact
 
 
 # ===== catalogue primitives =========================================================
@@ -56,7 +56,7 @@ isreal = jnp.isreal  # complex: a zero imaginary part
 signbit = jnp.signbit  # floats bit by bit: signbit(-0.0) and of a negative NaN is True
 
 
-def isclose(x1, x2, rtol, atol, equal_nan):
+def _isclose(x1, x2, rtol, atol, equal_nan):
     # NumPy's formula, as core's reference
     abs2 = jnp.abs(x2)
     within = jnp.abs(x1 - x2) <= abs2 * rtol + atol
@@ -66,16 +66,25 @@ def isclose(x1, x2, rtol, atol, equal_nan):
     return out
 
 
+isclose = _jit_exact(2, 3, 4)(_isclose)
+
+
+@_jit_exact(2, 3, 4)
 def allclose(x1, x2, rtol, atol, equal_nan):
-    return jnp.all(isclose(x1, x2, rtol, atol, equal_nan))
+    return jnp.all(_isclose(x1, x2, rtol, atol, equal_nan))
 
 
+@_jit_exact(1, 2, 3)
 def nan_to_num(x, nan, posinf, neginf):
     # posinf/neginf already resolved; complex parts each replaced; ints and bools as they are
     if x.dtype.kind in "biu":
         return x
     return jnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
+
+# exact bit steps on the integer patterns (jnp.nextafter compares with denormals-are-zero on
+# CPU): core's reference, compiled
+nextafter = _compiled_reference("nextafter")
 
 real = jnp.real  # complex64 -> float32; real input as it is
 imag = jnp.imag  # zeros of x's dtype for real input

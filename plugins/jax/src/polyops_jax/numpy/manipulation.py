@@ -9,7 +9,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._common import _b_max, builtins_range
+from ._common import _b_max, _jit, builtins_range
 
 ravel = jnp.ravel
 
@@ -63,13 +63,13 @@ def diff(a, n, axis):
     return jnp.diff(a, n, axis)
 
 
+@_jit(1, 2)
 def repeat(x, repeats, axis):
     # repeats is static (an int or a tuple of ints): the output length is known
-    n = x.size if axis is None else x.shape[axis]
-    total = n * repeats if type(repeats) is int else builtins.sum(repeats)
-    if type(repeats) is not int:
-        repeats = np.asarray(repeats, np.int32)
-    return jnp.repeat(x, repeats, axis, total_repeat_length=total)
+    if type(repeats) is int:  # jnp's broadcast-reshape path (a total length takes a scatter)
+        return jnp.repeat(x, repeats, axis)
+    total = builtins.sum(repeats)
+    return jnp.repeat(x, np.asarray(repeats, np.int32), axis, total_repeat_length=total)
 
 
 def tile(x, repeats):
@@ -102,21 +102,26 @@ def _split(x, sections, axis, exact):
             for a, b in _split_bounds(x.shape[axis], sections, exact)]
 
 
+@_jit(1, 2)
 def split(x, indices_or_sections, axis):
     return _split(x, indices_or_sections, axis, True)
 
 
+@_jit(1, 2)
 def array_split(x, indices_or_sections, axis):
     return _split(x, indices_or_sections, axis, False)
 
 
+@_jit(1)
 def hsplit(x, indices_or_sections):
     return _split(x, indices_or_sections, 1 if x.ndim > 1 else 0, True)
 
 
+@_jit(1)
 def vsplit(x, indices_or_sections):
     return _split(x, indices_or_sections, 0, True)
 
 
+@_jit(1)
 def dsplit(x, indices_or_sections):
     return _split(x, indices_or_sections, 2, True)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
-from ._common import _F32, _as, _b_abs, _b_max, _b_min, _floatx, _i0e, builtins_range
+from ._common import (_F32, _as, _b_abs, _b_max, _b_min, _compiled_reference, _floatx, _i0e, _jit,
+                      _jit_exact, builtins_range)
 
 
 # ===== products =====================================================================
@@ -20,6 +22,7 @@ def outer(x1, x2):
     return jnp.outer(x1, x2)
 
 
+@_jit()
 def kron(x1, x2):
     # jnp.kron's own layout, with jnp.multiply (which takes bool, unlike lax.mul)
     nd = _b_max(x1.ndim, x2.ndim)
@@ -40,12 +43,14 @@ def vdot(x1, x2):
     return _as(jnp.vdot(x1, x2), x1.dtype)  # conjugates a complex x1
 
 
+@_jit(2)
 def tensordot(x1, x2, axes):
     if not axes[0]:  # no contraction: an outer product keeping the shapes
         return jnp.multiply(x1.reshape(x1.shape + (1,) * x2.ndim), x2)
     return _as(jnp.tensordot(x1, x2, axes), x1.dtype)
 
 
+@_jit(2, 3, 4, 5)
 def cross(x1, x2, axisa, axisb, axisc, axis):
     # NumPy's formulas: an implicit zero z-component takes no part (no 0 * inf, which
     # jnp.cross computes); the batch axes broadcast.
@@ -72,6 +77,7 @@ def cross(x1, x2, axisa, axisb, axisc, axis):
     return jnp.stack([cp0, cp1, cp2], axis=axisc)
 
 
+@_jit_exact(2, 3)
 def trapezoid(y, x, dx, axis):
     d = y.dtype
     n = y.shape[axis]
@@ -91,6 +97,21 @@ def _shifted(v, axis, start):
     n = v.shape[axis]
     lo = _b_min(start, n)
     return jax.lax.slice_in_dim(v, lo, lo + _b_max(n - 1, 0), axis=axis)
+
+
+# (sign, logabsdet) through one LU, singular (0, -inf): core's reference, compiled
+slogdet = _compiled_reference("slogdet")
+_correlate_ref = _compiled_reference("correlate", 2)
+_CONV_DTYPES = frozenset(map(np.dtype, ("float32", "float64", "complex64", "complex128")))
+
+
+def correlate(x1, x2, mode):
+    # jnp.correlate (NumPy's modes, x2 conjugated) is one convolution; it computes ints in
+    # floats and 16-bit floats in their own dtype, where the reference's gather-multiply-sum
+    # is exact (ints) or rounds each product: those keep the reference
+    if x1.dtype in _CONV_DTYPES:
+        return jnp.correlate(x1, x2, mode)
+    return _correlate_ref(x1, x2, mode)
 
 
 # ===== windows ======================================================================

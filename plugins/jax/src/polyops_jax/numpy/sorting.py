@@ -6,12 +6,13 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from .._compat import AD_TRACERS as _AD_TRACERS
-from ._common import _F32, _INT32, _as, _floating, _floatx, _widen
+from ._common import _F32, _INT32, _as, _floating, _floatx, _jit, _widen
 
 
 # ===== catalogue primitive ==========================================================
 
 
+@_jit(1)
 def argsort(x, axis):
     return jnp.argsort(x, axis=axis, stable=True).astype(_INT32)  # NaN sorts last
 
@@ -34,6 +35,7 @@ def searchsorted(sorted_sequence, values, side):
     return _as(jnp.searchsorted(sorted_sequence, values, side=side), _INT32)
 
 
+@_jit()
 def digitize(x, bins):
     n = bins.shape[0]
     inc = _as(jnp.searchsorted(bins, x, side="right"), _INT32)
@@ -133,12 +135,14 @@ def cumprod(x, axis, dtype):
     return jnp.cumprod(x, axis, dtype=x.dtype)
 
 
+@_jit(1, 2)
 def nancumsum(x, axis, dtype):
     if _floating(x.dtype):  # complex NaN stays (core's reference replaces real NaN only)
         x = jnp.where(jnp.isnan(x), jnp.zeros((), x.dtype), x)
     return jnp.cumsum(x, axis, dtype=x.dtype)
 
 
+@_jit(1, 2)
 def nancumprod(x, axis, dtype):
     if _floating(x.dtype):
         x = jnp.where(jnp.isnan(x), jnp.ones((), x.dtype), x)

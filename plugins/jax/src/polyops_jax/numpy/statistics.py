@@ -1,5 +1,6 @@
 """JAX kernels of ``polyops.ops.numpy.statistics``: ptp, NaN-ignoring max/min and
-their args, median and nanmedian (the others use core's references)."""
+their args, median and nanmedian; the other reductions, quantiles, average and corrcoef
+are core's references compiled into one jax function each."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import numpy as np
 
 from polyops.plugin import nonempty
 
-from ._common import _F32, _INT32, _LOW_FLOATS, _as, _floating, _floatx, builtins_range
+from ._common import (_F32, _INT32, _LOW_FLOATS, _as, _compiled_reference, _floating, _floatx, _jit,
+                      builtins_range)
 
 
+@_jit(1, 2)
 def ptp(x, axis, keepdims):
     # ints wrap like the dtype (int8 127 - -128 is -1); bool: max != min
     hi, lo = jnp.max(x, axis, keepdims=keepdims), jnp.min(x, axis, keepdims=keepdims)
@@ -72,9 +75,26 @@ def _median(x, axis, keepdims, skip_nan):
 
 
 @nonempty  # the middle of an empty row is out of bounds (core's fill: NaN)
+@_jit(1, 2)
 def median(x, axis, keepdims):
     return _median(x, axis, keepdims, False)
 
 
+@_jit(1, 2)
 def nanmedian(x, axis, keepdims):
     return _median(x, axis, keepdims, True)
+
+
+# ===== core's references, compiled ===================================================
+# jnp's nan-reductions, quantiles and corrcoef differ from the contracts at the edges
+# (accumulation dtypes, all-NaN slices, the int-q rule): the references, one dispatch each
+
+nansum = _compiled_reference("nansum", 1, 2)
+nanprod = _compiled_reference("nanprod", 1, 2)
+nanmean = _compiled_reference("nanmean", 1, 2)
+nanvar = _compiled_reference("nanvar", 1, 2)
+nanstd = _compiled_reference("nanstd", 1, 2)
+quantile = _compiled_reference("quantile", 1, 2, 3, 4, exact=True)
+percentile = _compiled_reference("percentile", 1, 2, 3, 4, exact=True)
+average = _compiled_reference("average", 1)
+corrcoef = _compiled_reference("corrcoef")
