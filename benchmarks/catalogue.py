@@ -2,8 +2,8 @@
 against the framework's own call, on small and on mid-size inputs.
 
     python benchmarks/catalogue.py [--backend NAME ...] [--size small|mid ...] [--quick]
-                                   [--only OP ...] [--output RESULTS.md] [--png catalogue.png]
-                                   [--json catalogue.json]
+                                   [--only OP ...] [--keep] [--output RESULTS.md]
+                                   [--png catalogue.png] [--json catalogue.json]
 
 The cases come from the op table (`polyops.testing`): per op, the first record that runs
 in float32 (else its first record).  Its input shapes are scaled so that the largest input
@@ -574,6 +574,8 @@ def main(argv=None):
     p.add_argument("--output", default=str(HERE / "RESULTS.md"))
     p.add_argument("--png", default=str(HERE / "catalogue.png"))
     p.add_argument("--json", default=str(HERE / "catalogue.json"))
+    p.add_argument("--keep", action="store_true",
+                   help="keep the other backends' results from --json (run in parts)")
     p.add_argument("--child")
     args = p.parse_args(argv)
     args.size = args.size or list(SIZES)
@@ -586,8 +588,12 @@ def main(argv=None):
         Path(args.json).write_text(json.dumps(res))
         return 0
     all_res = {}
+    if args.keep:  # earlier results of the backends not run now (a run in parts)
+        old = json.loads(Path(args.json).read_text())
+        all_res.update((b, old[b]) for b in BACKENDS if b in old)
     for backend in args.backend or BACKENDS:
         all_res[backend] = spawn(backend, args)
+    all_res = {b: all_res[b] for b in BACKENDS if b in all_res}
     Path(args.json).write_text(json.dumps(all_res, indent=1))
     text = report(all_res, args)
     if not args.only:
