@@ -48,7 +48,9 @@ def test_a_sweep_of_200_lengths_compiles_a_handful(graph, name):
     assert graph.compiles - before <= 3
 
 
-def test_hot_signature_gets_a_static_model(graph):
+def test_hot_signature_gets_a_static_model(graph, monkeypatch):
+    assert graph.HOT_CALLS is None  # off by default: later calls compile nothing
+    monkeypatch.setattr(graph, "HOT_CALLS", 8)
     x = _RNG.standard_normal((5, 11)).astype("float32")
     ops.exp(_RNG.standard_normal((6, 12)).astype("float32"))  # the (?, ?) model exists
     before = graph.compiles

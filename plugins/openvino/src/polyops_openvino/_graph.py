@@ -10,8 +10,8 @@ arrays (bfloat16 as ml_dtypes).
   dims are 1 (from its Parameters, or by closure).  Its Parameters have dynamic dims
   except those equal to 1 (broadcasting depends on them), so one model, cached under
   ``(key, dtypes, pattern of 1s)``, serves every shape of that pattern: a loop over
-  new shapes compiles nothing.  An exact signature called ``HOT_CALLS`` times gets a
-  static model of its own (a dynamic model's call costs ~1-3 us more on small inputs).
+  new shapes compiles nothing.  With ``HOT_CALLS`` set (default None: off), an exact
+  signature called that often gets a static model of its own.
   A ``build`` that fails on dynamic dims (reads ``get_shape()``, or the CPU plugin
   rejects them: convolution weights) gets static models, decided once per pattern key;
   so do integer inputs (the CPU plugin computes some dynamic int32 graphs in f32).
@@ -100,7 +100,11 @@ _CONFIG = {
     "NUM_STREAMS": "0",
 }
 _MAX_ENTRIES = int(os.environ.get("POLYOPS_OPENVINO_CACHE_SIZE", "") or 1024)
-HOT_CALLS = 8  # calls of one exact signature after which run_dyn compiles it a static model
+# Calls of one exact signature after which run_dyn compiles it a static model (a dynamic
+# model's call costs ~1-3 us more on small inputs).  None (the default): never, since a
+# compile in the middle of a steady loop breaks the promise that later calls of a
+# signature compile nothing (tests/test_repeated_calls.py); set an int to trade that.
+HOT_CALLS = None
 
 _core = None
 # compiled models: exact signature (static) or pattern key (dynamic) -> _Entry
@@ -304,7 +308,7 @@ def run_dyn(key, build, *inputs):
         w = _warm.get(k)
         if w is None:
             entry = _dynamic(k, key, build, arrays)
-        elif w.calls >= HOT_CALLS:
+        elif HOT_CALLS is not None and w.calls >= HOT_CALLS:
             entry = _compile(k, build, arrays)
             _warm.pop(k, None)
         else:
