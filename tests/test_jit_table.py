@@ -190,14 +190,17 @@ JIT_FALLBACKS: dict[tuple[str, str], str] = {
        for o in ("2", "neg2", "nuc")},
     ("while_loop", "torch"): "torch unrolls loops while tracing: a tensor predicate is read",
     ("lstsq", "torch"): "aten.linalg_lstsq has a data-dependent output shape for fake tensors",
-    ("cross", "torch"): "the reference takes with a scalar tensor index, and the torch take "
-                        "kernel guards on the index's value (GuardOnDataDependentSymNode)",
+    # (torch.linalg.cross serves 3-component float vectors of one rank; these take the reference)
+    **{(c, "torch"): "the reference takes with a scalar tensor index, and the torch take "
+                     "kernel guards on the index's value (GuardOnDataDependentSymNode)"
+       for c in ("cross-int32", "cross-int8", "cross-2-3-float32", "cross-3-2-broadcast-float32")},
     **{(f"unique-size-{k}-float32", "torch"): "unique with size= guards on the count of "
                                               "unique values" for k in ("pad", "truncate")},
 }
 
 # (case id, backend) -> why a case compiles although `must_fall_back` derives otherwise.
 JIT_COMPILES: dict[tuple[str, str], str] = {
+
     ("unique-0d-float32", "openvino"): "one element has one unique value: sized statically",
 }
 

@@ -16,9 +16,11 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture
-def graph():
+def graph(monkeypatch):
     from polyops_openvino import _graph
 
+    # dynamic-shape models are opt-in (POLYOPS_OPENVINO_DYNAMIC=1): see _graph.DYNAMIC
+    monkeypatch.setattr(_graph, "DYNAMIC", True)
     with polyops.use_backend("openvino"):
         yield _graph
 
