@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -81,3 +82,35 @@ def run_cli(python: Path, *args: str, env: dict | None = None) -> dict:
         rows = {{line[2:].split()[0]: line for line in text.splitlines() if line[2:].strip()}}
         print(json.dumps({{"rc": rc, "text": text, "rows": rows}}))
     """, env)
+
+
+def copy_checkout(dest: Path) -> Path:
+    """The checkout's sources, what pip and scripts/wheelhouse.sh read, copied to ``dest``.
+
+    Commands that build from source (in-tree ``build/`` folders) or rebuild the wheelhouse
+    run there, not in the checkout other tests use at the same time.
+    """
+    ignore = shutil.ignore_patterns("build", "dist", "*.egg-info", "__pycache__", ".venv*", "wheelhouse")
+    for name in ("core", "plugins", "examples", "tests/fixtures", "scripts", "ci"):
+        shutil.copytree(ROOT / name, dest / name, ignore=ignore)
+    shutil.copy2(ROOT / "README.md", dest / "README.md")
+    return dest
+
+
+def shell_env(venv: Path | None = None, offline: bool = False) -> dict:
+    """The environment of a user's shell, for running commands as they are typed.
+
+    ``venv`` is activated (its ``bin`` first on PATH); no POLYOPS_* settings and no
+    environment of the test run's own. ``offline``: pip reads the wheelhouse only, for
+    builds (setuptools) and dependencies alike.
+    """
+    own = {"VIRTUAL_ENV", "PYTHON", "PYTHONPATH", "PYTHONHOME"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("POLYOPS_") and k not in own}
+    active = os.environ.get("VIRTUAL_ENV")  # the test run's own venv, if activated
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
+                                  if not active or Path(p) != Path(active) / "bin")
+    if offline:
+        env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(ensure_wheelhouse()))
+    if venv is not None:
+        env.update(VIRTUAL_ENV=str(venv), PATH=f"{venv / 'bin'}{os.pathsep}{env['PATH']}")
+    return env
