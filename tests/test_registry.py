@@ -50,6 +50,7 @@ def test_discovery_and_faulty_plugins(venv):
     # a plugin that raises on import: skipped, reported, the rest keep working
     assert out["brokenimport"][0] == "BackendLoadError"
     assert "ImportError" in out["brokenimport"][1] and "broken on purpose" in out["brokenimport"][1]
+    assert out["brokenimport"][1].startswith("use_backend: backend 'brokenimport' could not be loaded")
     # a wrong API version
     assert out["badapi"][0] == "BackendLoadError"
     assert "API version 999" in out["badapi"][1]
@@ -118,14 +119,54 @@ def test_unknown_backend_error_lists_installed_and_extra():
 def test_uninstalled_first_party_names_the_pip_extra(venv):
     out = run_json(venv, """
         import json, polyops
-        try:
-            polyops.set_backend("torch")
-        except ValueError as exc:
-            print(json.dumps({"type": type(exc).__name__, "message": str(exc)}))
+        out = {}
+        for name in ("torch", "pytorch", "numpi"):
+            try:
+                polyops.set_backend(name)
+            except ValueError as exc:
+                out[name] = {"type": type(exc).__name__, "message": str(exc)}
+        print(json.dumps(out))
     """)
-    assert out["type"] == "BackendNotFoundError"
-    assert "pip install 'polyops[torch]'" in out["message"]
-    assert "installed backends: badapi, brokenimport, minimal, numpy" in out["message"]
+    assert out["torch"]["type"] == "BackendNotFoundError"
+    assert "pip install 'polyops[torch]'" in out["torch"]["message"]
+    assert "installed backends: badapi, brokenimport, minimal, numpy" in out["torch"]["message"]
+    # another name of an uninstalled first-party backend: what it means, and how to install it
+    assert out["pytorch"]["message"].endswith(
+        "did you mean 'torch'? install it with: pip install 'polyops[torch]' (the polyops-torch plugin)")
+    # a name close to an installed one: that one, and no advice to install anything
+    assert out["numpi"]["message"].endswith("; did you mean 'numpy'?")
+
+
+def test_unknown_name_close_to_an_installed_one_suggests_it():
+    names = polyops.available_backends()
+    name = names[0]
+    typo = "py" + name if name == "torch" else name + name[-1]
+    with pytest.raises(polyops.BackendNotFoundError) as info:
+        polyops.set_backend(typo)
+    message = str(info.value)
+    assert message == (f"set_backend: unknown backend {typo!r}; installed backends: "
+                       f"{', '.join(names)}; did you mean {name!r}?")
+    assert "pip install" not in message  # advice to install only when nothing is close
+
+
+def test_use_backend_errors_name_use_backend():
+    with pytest.raises(polyops.BackendNotFoundError, match=r"^use_backend: unknown backend 'mxnet'"):
+        with polyops.use_backend("mxnet"):
+            pass
+    with pytest.raises(TypeError, match=r"^use_backend: expected a backend name \(str\), got 3"):
+        with polyops.use_backend(3):
+            pass
+
+
+@pytest.mark.parametrize("name, names, meant", [
+    ("pytorch", ["numpy", "torch"], "torch"), ("Torch", ["torch"], "torch"),
+    ("tf", ["numpy", "tensorflow"], "tensorflow"), ("np", ["jax", "numpy"], "numpy"),
+    ("numpi", ["jax", "numpy"], "numpy"), ("polyops-jax", ["jax"], "jax"),
+    ("openvin", ["numpy", "openvino"], "openvino"),
+    ("cupy", ["numpy", "torch"], None), ("mxnet", ["jax", "numpy"], None), ("torch", ["numpy"], None),
+])
+def test_suggest(name, names, meant):
+    assert polyops._registry.suggest(name, names) == meant
 
 
 def test_set_backend_swaps_without_reloading_and_old_tensors_stay_valid():

@@ -108,6 +108,23 @@ def test_fast_path_skips_promotion(backend):
             assert not general & set(entered), entered
 
 
+@pytest.mark.filterwarnings("ignore:polyops 64-bit mode on openvino:UserWarning")
+def test_x64_mode_has_fast_paths_of_its_own(backend):
+    """In 64-bit mode, 64-bit tensors take the fast paths too (the backend's tables of
+    that mode), and leaving the mode restores the default tables: float64 demotes again."""
+    general = {"general", "_slot_values", "promote", "result_type_of_keys"}
+    with polyops.use_backend(backend), polyops.config.x64_scope():
+        a = ops.convert_to_tensor(np.ones((4, 3)), "float64")
+        calls = [lambda: ops.add(a, a), lambda: ops.add(a, 2.0), lambda: ops.exp(a),
+                 lambda: ops.sum(a, axis=1), lambda: ops.matmul(a, ops.transpose(a))]
+        for call in calls:
+            assert ops.dtype(call()) == "float64"
+            entered = _python_frames(call)
+            assert not general & set(entered), entered
+    with polyops.use_backend(backend):
+        assert ops.dtype(ops.exp(np.ones(2))) == "float32"
+
+
 def test_core_imports_no_framework():
     for path in (ROOT / "core" / "src" / "polyops").rglob("*.py"):
         tree = ast.parse(path.read_text())

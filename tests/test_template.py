@@ -15,7 +15,7 @@ def test_template_copy_installs_and_is_discovered(tmp_path):
     (src / "src" / "polyops_mybackend").rename(src / "src" / "polyops_acme")
     for path in [src / "pyproject.toml", src / "conftest.py", *(src / "src" / "polyops_acme").glob("*.py")]:
         path.write_text(path.read_text().replace("mybackend", "acme"))
-    python = make_venv(tmp_path / "venv", "polyops", "polyops-numpy", "pytest")
+    python = make_venv(tmp_path / "venv", "polyops[testing]", "polyops-numpy")
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                     "-w", str(wheels), str(src)], check=True, capture_output=True)

@@ -9,10 +9,11 @@ import sys
 def _backends(args) -> int:
     from . import _registry
 
+    why = ""
     try:
         current = _registry.current().name
-    except Exception:  # no loadable default: report the table anyway
-        current = None
+    except Exception as exc:  # no loadable default: report the table anyway, and why
+        current, why = None, f": {exc}"
     if current == "none":  # the symbolic-only stand-in: no backend is installed or allowed
         current = None
     rows = _registry.backends_report(load=not args.quick)
@@ -35,18 +36,35 @@ def _backends(args) -> int:
 
         off = " (POLYOPS_DISABLE_PLUGIN_AUTOLOAD is set)" if os.environ.get(
             "POLYOPS_DISABLE_PLUGIN_AUTOLOAD") else ""
-        print(f"\nno backend could be selected{off}")
+        print(f"\nno backend could be selected{off}{why}")
     return 0
 
 
+def require_backends(names, command: str) -> None:
+    """Raise `BackendNotFoundError` (one line: the installed names, "did you mean ...?")
+    unless every name in ``names`` is a discovered backend."""
+    from . import _registry
+
+    for name in names or ():
+        if name not in _registry.available_backends():
+            raise _registry.BackendNotFoundError(
+                f"polyops {command}: {_registry._missing_message(name)}")
+
+
 def coverage_table(names=None) -> tuple[list[str], dict[str, dict[str, str]]]:
-    """(op names, {backend: {op: native|reference|missing}}) for the loadable backends."""
+    """(op names, {backend: {op: native|reference|missing}}) for the loadable backends, or
+    for ``names`` (each must load: an unknown or broken one raises)."""
     from . import _registry
     from ._op import every_op
 
     table = {}
+    if names:
+        require_backends(names, "coverage")
+        for name in dict.fromkeys(names):
+            table[name] = dict(_registry.get_backend(name, "polyops coverage").sources)
+        return list(every_op()), table
     for row in _registry.backends_report(load=True):
-        if row["status"] == "loaded" and (not names or row["name"] in names):
+        if row["status"] == "loaded":
             table[row["name"]] = dict(_registry.get_backend(row["name"]).sources)
     return list(every_op()), table
 
@@ -129,11 +147,17 @@ def _coverage(args) -> int:
 
 def _check(args) -> int:
     from . import _registry
-    from .testing import check_backend
+    from .testing import check_backend, missing_requirements
 
+    require_backends(args.backend, "check")
+    missing = missing_requirements()
+    if missing:
+        print(f"polyops check: the conformance kit needs {', '.join(missing)} (its reference "
+              "values); install it with: pip install 'polyops[testing]'", file=sys.stderr)
+        return 2
     status = 0
     for name in args.backend:
-        _registry.get_backend(name)
+        _registry.get_backend(name, "polyops check")
         report = check_backend(name)
         print(report.summary())
         status |= 0 if report.ok else 1
@@ -144,6 +168,7 @@ def _demo(args) -> int:
     import polyops
     from polyops import ops
 
+    require_backends(args.backend, "demo")
     print("$ polyops backends")
     _backends(argparse.Namespace(quick=True))
 
@@ -199,7 +224,16 @@ def main(argv=None) -> int:
     p.add_argument("--backend", action="append", help="only these other backends (repeatable)")
     p.set_defaults(fn=_demo)
     args = parser.parse_args(argv)
-    return args.fn(args)
+    from ._registry import BackendLoadError, BackendNotFoundError
+
+    try:
+        return args.fn(args)
+    except BackendNotFoundError as exc:  # a name given on the command line: one line, no traceback
+        print(exc, file=sys.stderr)
+        return 2
+    except BackendLoadError as exc:
+        print(exc, file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

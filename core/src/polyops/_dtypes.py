@@ -206,7 +206,7 @@ def _least_upper_bound(nodes: frozenset[str]) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _result_type(keys: tuple, floatx: str) -> str:
+def _result_type(keys: tuple, floatx: str, x64: bool = False) -> str:
     # keys: canonical dtypes, or "int"/"float"/"complex" for weak Python scalars.
     strong = [k for k in keys if k not in WEAK_TYPES]
     if len(set(strong)) == 1 and len(strong) == len(keys):
@@ -219,7 +219,7 @@ def _result_type(keys: tuple, floatx: str) -> str:
             out = floatx
         elif out == "complex":
             out = "complex64"
-    return _DEMOTE.get(out, out)
+    return out if x64 else _DEMOTE.get(out, out)
 
 
 _WEAK_OF = {bool: "bool", int: "int", float: "float", complex: "complex"}
@@ -243,7 +243,8 @@ def result_type(*args) -> str:
 
     Each argument is a dtype (any form `standardize_dtype` accepts), a tensor, or
     a Python scalar; Python ``int``/``float`` values and the types ``int`` and
-    ``float`` themselves are weak.  64-bit results demote to 32-bit.
+    ``float`` themselves are weak.  64-bit results demote to 32-bit, unless 64-bit mode
+    is on (`polyops.config.enable_x64`).
 
     Example:
         >>> result_type("int8", 2.0), result_type("bfloat16", "float16")
@@ -251,14 +252,14 @@ def result_type(*args) -> str:
     """
     if not args:
         return config.floatx()
-    return _result_type(tuple(dtype_key(a) for a in args), config.floatx())
+    return _result_type(tuple(dtype_key(a) for a in args), config._FLOATX, config._x64())
 
 
 def result_type_of_keys(keys: tuple) -> str:
     """`result_type` on already-computed keys (the eager path's cached form)."""
-    return _result_type(keys, config.floatx())
+    return _result_type(keys, config._FLOATX, config._x64())
 
 
 def canonical(dtype: str) -> str:
-    """Apply the default 64-to-32-bit demotion to a canonical dtype."""
-    return _DEMOTE.get(dtype, dtype)
+    """Apply the default 64-to-32-bit demotion to a canonical dtype (none in 64-bit mode)."""
+    return dtype if config._X64 else _DEMOTE.get(dtype, dtype)

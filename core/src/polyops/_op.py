@@ -304,7 +304,7 @@ def fast_kind(op: Op) -> str | None:
 class _Fast:
     """What the fast paths of ``op`` on a runtime need, computed once at load time."""
 
-    def __init__(self, op: Op, fn: Callable, rt):
+    def __init__(self, op: Op, fn: Callable, rt, x64: bool = False):
         self.kind = fast_kind(op)
         # core answers calls with a zero-size operand (see `NonEmpty`)
         self.nonempty = isinstance(fn, NonEmpty) or not rt.empty_tensors
@@ -325,12 +325,16 @@ class _Fast:
         promote = op.promote
         # (16-bit floats of an op with a compute dtype take the general entry, which widens)
         half = _dtypes.HALF_FLOATS if op.compute is not None else ()
-        if self.kind == "pair":  # dtype-code pairs: the operands may differ (take, searchsorted)
-            keep = [(k, c) for k, c in self.codes.items() if c not in half]
-            self.ok = frozenset((k1, k2) for k1, c1 in keep for k2, c2 in keep
-                                if _keeps(promote, (c1, c2)))
-        elif self.kind == "triple":  # code triples, decided on first sight (14**3 of them)
-            self.ok = _KeptCodes(self.codes, half, promote)
+        # the dtypes promotion keeps differ between the 64-bit modes: the backend keeps
+        # one entry and one spec per mode (`Backend.set_x64`), each made in its own
+        with _dtypes.config._forced_x64(x64):
+            self._tables(op, promote, half, n, x64)
+
+    def _tables(self, op, promote, half, n, x64):
+        if self.kind in ("pair", "triple"):
+            # code pairs (the operands may differ: take, searchsorted) and triples (where),
+            # decided on first sight: 14**2 and 14**3 of them
+            self.ok = _KeptCodes(self.codes, half, promote, x64)
         else:
             self.ok = frozenset(k for k, c in self.codes.items()
                                 if n and c not in half and _keeps(promote, (c,) * n))
@@ -358,7 +362,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
     rt = backend.runtime
     native = rt.tensor_types
     dtypes = rt.dtypes
-    f = fast if fast is not None else _Fast(op, fn, rt)
+    f = fast if fast is not None else _Fast(op, fn, rt, _dtypes.config._X64)
     fn, fast_fn = f.general_fn, f.fast_fn
     convert = rt.convert_to_tensor
     supported = frozenset(dtypes.values())
@@ -496,7 +500,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
     if f.kind == "pair":
 
         def pair(x1, x2, *rest):
-            if (type(x1) is T and type(x2) is T and (code(x1), code(x2)) in ok
+            if (type(x1) is T and type(x2) is T and ok[(code(x1), code(x2))]
                     and not (nonempty and (_has_zero(x1) or _has_zero(x2)))):
                 args = (x1, x2, *rest) if prepare is None else prepare(x1, x2, *rest)
                 try:
@@ -590,13 +594,14 @@ class _KeptCodes(dict):
     """dtype-code tuple -> whether ``promote`` keeps those dtypes as they are, computed on
     first lookup (``ok[codes]``: a C dict lookup once known)."""
 
-    def __init__(self, codes, half, promote):
+    def __init__(self, codes, half, promote, x64):
         super().__init__()
-        self._codes, self._half, self._promote = codes, half, promote
+        self._codes, self._half, self._promote, self._x64 = codes, half, promote, x64
 
     def __missing__(self, key):
         names = tuple(self._codes.get(k) for k in key)
-        kept = None not in names and not set(names) & set(self._half) and _keeps(self._promote, names)
+        with _dtypes.config._forced_x64(self._x64):  # (see `_Fast`)
+            kept = None not in names and not set(names) & set(self._half) and _keeps(self._promote, names)
         self[key] = kept
         return kept
 

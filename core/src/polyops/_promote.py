@@ -19,10 +19,11 @@ class PromotionError(TypeError):
 
 
 def cached(fn):
-    """Memoize a promotion kind on (keys, floatx); the eager slow path calls it per call."""
+    """Memoize a promotion kind on (keys, floatx, 64-bit mode); the eager slow path calls
+    it per call."""
 
     def promote(keys: tuple) -> tuple:
-        k = (fn, keys, config._FLOATX)
+        k = (fn, keys, config._FLOATX, config._x64())
         try:
             return _CACHE[k]
         except KeyError:
@@ -69,7 +70,8 @@ def boolean(keys):
 
 @cached
 def preserve(keys):
-    """Each operand keeps its own dtype, demoted to 32-bit (reshape, transpose, argmax...)."""
+    """Each operand keeps its own dtype, demoted to 32-bit outside 64-bit mode (reshape,
+    transpose, argmax...)."""
     return tuple(None if k is None else _dtypes.result_type_of_keys((k,)) for k in keys)
 
 

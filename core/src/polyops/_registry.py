@@ -30,6 +30,8 @@ import threading
 import warnings
 from typing import Any
 
+from . import config
+
 ENTRY_POINT_GROUP = "polyops.backends"
 FIRST_PARTY = ("numpy", "jax", "tensorflow", "torch", "openvino")
 
@@ -74,12 +76,14 @@ class Backend:
         return f"<polyops backend {self.name!r} {self.status}>"
 
     # -- loading -------------------------------------------------------------------
-    def load(self) -> "Backend":
+    def load(self, caller: str = "set_backend") -> "Backend":
+        """Load the backend (its framework, kernels and table) once; ``caller`` names the
+        function in the error message of a broken backend."""
         with _LOCK:
             if self.status == "loaded":
                 return self
             if self.status == "broken":
-                raise BackendLoadError(f"set_backend: backend {self.name!r} is broken: {self.error}")
+                raise BackendLoadError(f"{caller}: backend {self.name!r} is broken: {self.error}")
             try:
                 self._load()
             except Exception as exc:
@@ -92,7 +96,7 @@ class Backend:
                     stacklevel=3,
                 )
                 raise BackendLoadError(
-                    f"set_backend: backend {self.name!r} could not be loaded: {self.error}"
+                    f"{caller}: backend {self.name!r} could not be loaded: {self.error}"
                 ) from exc
             self.status = "loaded"
             return self
@@ -129,13 +133,13 @@ class Backend:
         for name in sorted(set(kernels) - set(all_ops)):
             _report(f"{self.name}: kernel for unknown op {name!r} ignored")
         self.runtime = runtime
+        if runtime.set_x64 is not None and config._X64:
+            runtime.set_x64(True)
         if self.version is None:
             self.version = runtime.version
         self.framework_version = runtime.version
         # Entries are built on an op's first call (a stub stands in until then): loading a
         # backend costs a table of stubs, not the fast-path analysis of all 345 ops.
-        self.table = [None] * len(all_ops)
-        self.fast = [_op.NO_FAST] * len(all_ops)
         self._kernels = kernels
         for op in all_ops.values():
             kernel = kernels.get(op.name)
@@ -145,21 +149,43 @@ class Backend:
                 self.sources[op.name] = "host" if op.host else "reference"
             else:
                 self.sources[op.name] = "missing"
-            self.table[op.index] = self._stub(op)
+        self._modes: dict = {}
+        self.set_x64(config._X64)
 
-    def _stub(self, op):
+    def _tables(self, x64: bool) -> tuple[list, list]:
+        """(entries, fast-path specs) by op index for one 64-bit mode: stubs until an op's
+        first call; the second mode's are made when it is first switched on."""
+        tables = self._modes.get(x64)
+        if tables is None:
+            from . import _op
+
+            every = _op.every_op().values()
+            tables = self._modes[x64] = ([self._stub(op, x64) for op in every],
+                                         [_op.NO_FAST] * len(every))
+        return tables
+
+    def set_x64(self, x64: bool) -> None:
+        """Serve calls from the tables of 64-bit mode ``x64`` (the dtypes that the fast paths
+        keep, and so the entries, differ between the modes)."""
+        self.table, self.fast = self._tables(x64)
+
+    def _stub(self, op, x64: bool):
         def first_call(*args):
-            return self.entry(op)(*args)
+            return self.entry(op, x64)(*args)
 
         first_call.stub = True
         return first_call
 
-    def entry(self, op):
-        """The eager entry of ``op`` on this backend, built (with the fast-path spec its
-        public function reads) on first use."""
+    def entry(self, op, x64: bool | None = None):
+        """The eager entry of ``op`` on this backend in 64-bit mode ``x64`` (None: the
+        current mode), built (with the fast-path spec its public function reads) on first
+        use."""
         from . import _op
 
-        entry = self.table[op.index]
+        if x64 is None:
+            x64 = config._X64
+        table, fast = self._tables(x64)
+        entry = table[op.index]
         if not getattr(entry, "stub", False):
             return entry
         kernel = self._kernels.get(op.name)
@@ -168,10 +194,11 @@ class Backend:
         if kernel is None:
             entry, folded = _op.missing_kernel(op, self), _op.NO_FAST
         else:
-            spec = _op._Fast(op, kernel, self.runtime)  # once for the entry and the public function
+            # once for the entry and the public function
+            spec = _op._Fast(op, kernel, self.runtime, x64)
             entry, folded = _op.make_entry(op, kernel, self, spec), spec.folded()
-        self.fast[op.index] = folded
-        self.table[op.index] = entry
+        fast[op.index] = folded
+        table[op.index] = entry
         return entry
 
 
@@ -184,6 +211,15 @@ def _check_api_version(name, plugin, supported):
             f"plugin {name!r} declares API version {version!r}; this polyops supports "
             f"{sorted(supported)}"
         )
+
+
+def x64_changed(enabled: bool) -> None:
+    """Tell each loaded backend's runtime that 64-bit mode is now ``enabled``."""
+    for backend in list((_BACKENDS or {}).values()):
+        if backend.status == "loaded":
+            backend.set_x64(enabled)
+            if backend.runtime.set_x64 is not None:
+                backend.runtime.set_x64(enabled)
 
 
 def _report(message: str) -> None:
@@ -261,30 +297,66 @@ def register_backend(plugin: Any, name: str | None = None) -> None:
         backends[name] = Backend(name, plugin=plugin)
 
 
+# Other spellings of the first-party backends' names (framework, module and package names)
+_ALIASES = {
+    "pytorch": "torch", "pt": "torch", "tf": "tensorflow", "tensorflow-cpu": "tensorflow",
+    "keras": "tensorflow", "np": "numpy", "ov": "openvino", "openvino-cpu": "openvino",
+    "jaxlib": "jax", "jnp": "jax",
+}
+
+
+def suggest(name: str, names, fuzzy: bool = True) -> str | None:
+    """The name in ``names`` that ``name`` most likely means ('pytorch' -> 'torch', 'Torch'
+    -> 'torch', 'tf' -> 'tensorflow', 'numpi' -> 'numpy'), or None; ``fuzzy=False``: other
+    spellings only, no look-alikes."""
+    import difflib
+
+    names = sorted(names)
+    key = name.strip().lower().replace("_", "-")
+    for candidate in (key, _ALIASES.get(key), key.removeprefix("polyops-")):
+        if candidate in names and candidate != name:
+            return candidate
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.75) if fuzzy else []
+    return close[0] if close else None
+
+
 def _missing_message(name: str) -> str:
-    installed = ", ".join(sorted(_discover())) or "none"
-    if name in FIRST_PARTY:
-        hint = f"install it with: pip install 'polyops[{name}]' (the polyops-{name} plugin)"
+    """Why ``name`` is not a backend here, and what to do: one line."""
+    found = _discover()
+    installed = ", ".join(sorted(found)) or "none"
+    close = suggest(name, found)
+    first_party = name if name in FIRST_PARTY else suggest(name, FIRST_PARTY, fuzzy=False)
+    allowed = _allowed()
+    if close is not None:
+        hint = f"did you mean {close!r}?"
+    elif os.environ.get("POLYOPS_DISABLE_PLUGIN_AUTOLOAD"):
+        hint = ("POLYOPS_DISABLE_PLUGIN_AUTOLOAD is set, so no installed plugin is read: "
+                "register one with polyops.register_backend(plugin) (e.g. "
+                "polyops_numpy.plugin) or unset the variable")
+    elif allowed is not None and name not in allowed:
+        hint = f"it is not in POLYOPS_ALLOWED_BACKENDS={os.environ['POLYOPS_ALLOWED_BACKENDS']!r}"
+    elif first_party is not None:
+        meant = "" if first_party == name else f"did you mean {first_party!r}? "
+        hint = (f"{meant}install it with: pip install 'polyops[{first_party}]' "
+                f"(the polyops-{first_party} plugin)")
     else:
         hint = (
             f"install a distribution that registers {name!r} in the entry-point group "
             f"{ENTRY_POINT_GROUP!r}"
         )
-    allowed = _allowed()
-    if allowed is not None and name not in allowed:
-        hint = f"it is not in POLYOPS_ALLOWED_BACKENDS={os.environ['POLYOPS_ALLOWED_BACKENDS']!r}"
     return f"unknown backend {name!r}; installed backends: {installed}; {hint}"
 
 
-def get_backend(name: str) -> Backend:
-    """The loaded `Backend` called ``name`` (loading it on first use)."""
+def get_backend(name: str, caller: str = "set_backend") -> Backend:
+    """The loaded `Backend` called ``name`` (loading it on first use); ``caller`` names the
+    function in its errors (`BackendNotFoundError`, `BackendLoadError`)."""
     if not isinstance(name, str):
-        raise TypeError(f"set_backend: expected a backend name (str), got {name!r}")
+        raise TypeError(f"{caller}: expected a backend name (str), got {name!r}")
     backend = _discover().get(name)
     if backend is None:
-        raise BackendNotFoundError(f"set_backend: {_missing_message(name)}")
+        raise BackendNotFoundError(f"{caller}: {_missing_message(name)}")
     if backend.status != "loaded":
-        backend.load()
+        backend.load(caller)
     return backend
 
 
@@ -301,7 +373,9 @@ def _default_backend() -> Backend:
                 if not backends:
                     return _symbolic_only()
                 name = "numpy" if "numpy" in backends else sorted(backends)[0]
-            _set_default(get_backend(name))
+                _set_default(get_backend(name))
+            else:
+                _set_default(get_backend(name, caller="POLYOPS_BACKEND"))
         return _DEFAULT
 
 
@@ -341,10 +415,7 @@ def _symbolic_only() -> Backend:
             def entry(*args):
                 if _op._any_symbolic_operand(op, args):
                     return op.symbolic_call(args)
-                raise BackendNotFoundError(
-                    f"{op.name}: no backend is installed; install one, e.g. "
-                    "pip install 'polyops[numpy]'"
-                )
+                raise BackendNotFoundError(f"{op.name}: {_no_backend_message()}")
 
             return entry
 
@@ -352,6 +423,19 @@ def _symbolic_only() -> Backend:
         b.fast = [_op.NO_FAST] * len(b.table)
         _SYMBOLIC_ONLY = b
     return _SYMBOLIC_ONLY
+
+
+def _no_backend_message() -> str:
+    """Why there is no backend to run an op on, and what to do."""
+    if os.environ.get("POLYOPS_DISABLE_PLUGIN_AUTOLOAD"):
+        return ("no backend is registered: POLYOPS_DISABLE_PLUGIN_AUTOLOAD is set, so installed "
+                "plugins are not read; register one with polyops.register_backend(plugin) "
+                "(e.g. import polyops_numpy; polyops.register_backend(polyops_numpy.plugin)) "
+                "or unset the variable")
+    if _allowed() is not None:
+        return (f"no installed backend is allowed by POLYOPS_ALLOWED_BACKENDS="
+                f"{os.environ['POLYOPS_ALLOWED_BACKENDS']!r}")
+    return "no backend is installed; install one, e.g. pip install 'polyops[numpy]'"
 
 
 def current() -> Backend:
@@ -386,7 +470,7 @@ def use_backend(name: str):
         >>> with polyops.use_backend("torch"):
         ...     y = polyops.ops.add(1.0, 2.0)   # a torch tensor
     """
-    token = _CURRENT.set(get_backend(name))
+    token = _CURRENT.set(get_backend(name, caller="use_backend"))
     try:
         yield
     finally:

@@ -13,7 +13,7 @@ import contextvars
 import functools
 import os
 
-from . import _tree
+from . import _tree, config
 from ._op import EagerOnlyError
 from ._state import _SCOPE, StateScope, Variable
 
@@ -99,8 +99,9 @@ class Jitted:
             static_args = static_kw = ()
             leaves, treedef = _tree.flatten(args)
         exact = _exact_types(rt)
-        # the signature: each tensor leaf's (type, shape, dtype), each other leaf's value
-        key = [backend.name, treedef, static_args, static_kw]
+        # the signature: each tensor leaf's (type, shape, dtype), each other leaf's value;
+        # floatx and 64-bit mode change what a trace computes
+        key = [backend.name, treedef, static_args, static_kw, config._FLOATX, config._X64]
         dynamic = []
         for i, x in enumerate(leaves):
             t = type(x)
@@ -402,11 +403,11 @@ def grad(fn, argnums=0, has_aux=False):
 
 
 def devices() -> list[str]:
-    """The devices the current backend sees ("cpu", "cpu:0", "cuda:0"...).
+    """The devices the current backend sees ("cpu:0", "cuda:0"...).
 
     Example:
         >>> polyops.devices()
-        ['cpu']
+        ['cpu:0']
     """
     return list(_runtime().runtime.devices())
 

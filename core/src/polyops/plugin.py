@@ -92,6 +92,10 @@ class Runtime:
             dtype than ``tensor.dtype`` for the eager fast paths (TensorFlow's ``dtype`` is
             a Python property and ``tf.DType`` hashes in Python: ``EagerTensor._datatype_enum``
             costs a tenth); with it, ``dtype_codes`` maps each code to its canonical dtype.
+        set_x64: optional ``(enabled) -> None``, called when 64-bit mode
+            (`polyops.config.enable_x64`) switches, and at load when it is on: for a framework
+            with a 64-bit switch of its own (jax's ``jax_enable_x64``).  None: the framework
+            keeps whatever dtype core asks for.
         empty_tensors: whether the framework computes on zero-size tensors.  False (an
             engine that rejects them, like OpenVINO's): core answers every call with a
             zero-size operand, as for kernels marked with `nonempty`.
@@ -103,7 +107,7 @@ class Runtime:
     dtypes: Mapping[Any, str]
     convert_to_tensor: Callable[[Any, str], Any]
     convert_to_numpy: Callable[[Any], Any]
-    devices: Callable[[], list] = field(default=lambda: ["cpu"])
+    devices: Callable[[], list] = field(default=lambda: ["cpu:0"])
     jvp: Callable | None = None
     value_and_grad: Callable | None = None
     custom_gradient: Callable | None = None
@@ -113,6 +117,7 @@ class Runtime:
     on_tape: Callable | None = None
     dtype_codes: Mapping[Any, str] | None = None
     empty_tensors: bool = True
+    set_x64: Callable[[bool], None] | None = None
 
 
 class BackendSpec:

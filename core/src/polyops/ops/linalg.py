@@ -569,13 +569,14 @@ def _eigh_host(x):
 
 
 # Kernel contract: eig(x) gets a floating tensor (..., n, n), validated; returns complex64
-# (w (..., n), v (..., n, n)) as np.linalg.eig.  Backends without complex dtypes raise.
+# (complex128 for float64, in 64-bit mode) (w (..., n), v (..., n, n)) as np.linalg.eig.
+# Backends without complex dtypes raise.
 @defop("linalg", tensors=("x",), promote=_promote.floating, prepare=_eig_prepare_for("eig"), compute="float32")
 def eig(x):
     """Eigenvalues and right eigenvectors of (a batch of) general square matrices.
 
     Keras: ``keras.ops.eig``; NumPy: ``np.linalg.eig``.  Returns complex64 ``(w, v)``
-    (as JAX) with ``x @ v = v * w``; the order and phases are those of LAPACK (numpy).
+    (as JAX; complex128 from float64 in 64-bit mode) with ``x @ v = v * w``; the order and phases are those of LAPACK (numpy).
     Computed on the host with numpy (eager only).  Raises TypeError on backends without
     complex dtypes (openvino).
 
@@ -584,16 +585,21 @@ def eig(x):
         >>> w
         array([2.+0.j, 3.+0.j], dtype=complex64)
     """
-    _, shape = _float_matrix("eig", x, square=True)
-    return spec(shape[:-1], "complex64"), spec(shape, "complex64")
+    dtype, shape = _float_matrix("eig", x, square=True)
+    ctype = _EIG_COMPLEX.get(dtype, "complex64")
+    return spec(shape[:-1], ctype), spec(shape, ctype)
+
+
+_EIG_COMPLEX = {"float64": "complex128"}  # (float64 reaches the rule in 64-bit mode only)
 
 
 @eig.host_reference
 def _eig_host(x):
     import numpy as np
 
+    ctype = _EIG_COMPLEX.get(_dt(x), "complex64")
     w, v = np.linalg.eig(to_host("eig", x).astype(np.float64))
-    return from_host(w.astype(np.complex64), "complex64"), from_host(v.astype(np.complex64), "complex64")
+    return from_host(w.astype(ctype), ctype), from_host(v.astype(ctype), ctype)
 
 
 # ===== lstsq, pinv, matrix_rank ======================================================

@@ -10,6 +10,7 @@ from ._check import assert_case as assert_case
 from ._check import assert_reference_matches as assert_reference_matches
 from ._check import call as call
 from ._check import check_backend as check_backend
+from ._check import missing_requirements as missing_requirements
 from ._check import run_eager as run_eager
 from ._check import specs as specs
 from ._check import symbolic_call as symbolic_call
@@ -23,5 +24,5 @@ from ._records import tolerance as tolerance
 
 __all__ = [
     "OpRecord", "RECORDS", "Report", "assert_case", "assert_reference_matches", "call", "case_id", "cases", "check_backend",
-    "expected", "make_inputs", "run_eager", "specs", "symbolic_call", "tolerance",
+    "expected", "missing_requirements", "make_inputs", "run_eager", "specs", "symbolic_call", "tolerance",
 ]

@@ -188,7 +188,8 @@ def _limits(src, dst):
 
 def _saturate_np(src):
     def fn(x, dtype):
-        lo, hi = _limits(src, dtype)
+        # (the input's own dtype: 64-bit mode widens the record's float32 inputs)
+        lo, hi = _limits("bfloat16" if x.dtype.name == "bfloat16" else x.dtype.name, dtype)
         return np.clip(x.astype(np.float64), lo, hi).astype(dtype)
 
     return fn

@@ -97,9 +97,9 @@ RECORDS += [
 
 
 def _nan_to_num_np(dtype):
-    big = _FMAX.get(dtype, 0.0)
-
     def fn(x, nan=0.0, posinf=None, neginf=None):
+        # the largest finite value of the input's dtype (float64 in 64-bit mode)
+        big = float(np.finfo(x.dtype).max) if x.dtype == np.float64 else _FMAX.get(dtype, 0.0)
         return np.nan_to_num(x, nan=nan, posinf=big if posinf is None else posinf,
                              neginf=-big if neginf is None else neginf)
 
@@ -135,7 +135,8 @@ def _nextafter_make(dtype, rng):
 
 def _nextafter_np(dtype):
     t = _np_dtype(dtype)
-    return lambda a, b: np.nextafter(a.astype(t), b.astype(t))
+    # (64-bit inputs step in float64: 64-bit mode keeps them)
+    return lambda a, b: np.nextafter(*(v.astype(np.float64 if v.dtype == np.float64 else t) for v in (a, b)))
 
 
 RECORDS += [

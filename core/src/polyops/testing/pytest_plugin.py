@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 
 def pytest_addoption(parser):
     group = parser.getgroup("polyops", "polyops conformance kit")
@@ -49,8 +51,17 @@ def expected_failures(config, backend: str) -> dict[str, str]:
     return out
 
 
+@pytest.hookimpl(trylast=True)  # after a conftest.py that picks the backend (the template's)
 def pytest_configure(config):
     config._polyops_results = {}
+    if config.getoption("--polyops-backend"):
+        from ._check import missing_requirements
+
+        missing = missing_requirements()
+        if missing:  # say so once, up front, not as a failure per case
+            raise pytest.UsageError(
+                f"the polyops conformance kit needs {', '.join(missing)} (its reference "
+                "values); install it with: pip install 'polyops[testing]'")
 
 
 

@@ -32,6 +32,14 @@ JAX_DTYPES = {
 }
 HALF_JAX = tuple(JAX_DTYPES[d] for d in HALF_FLOATS)  # float16, bfloat16
 
+
+def _set_x64(enabled: bool) -> None:
+    """polyops's 64-bit mode switches jax's (a user's own ``jax_enable_x64`` stays on)."""
+    on = enabled or _X64
+    jax.config.update("jax_enable_x64", on)
+    for name, nd in _NP.items():  # in place: the kernels' modules hold this dict
+        JAX_DTYPES[name] = nd if on else _NP[_DEMOTE.get(name, name)]
+
 _ArrayImpl = type(jnp.zeros(()))
 _Tracer = jax.core.Tracer
 _NATIVE = (_ArrayImpl, jax.Array, _Tracer)
@@ -75,6 +83,8 @@ def _scalar(x, jd):
 _FLOATS = frozenset(_NP[n] for n in ("bfloat16", "float16", "float32", "float64"))
 _INT_MIN = np.int32(-(2**31))
 _UINT32 = _NP["uint32"]
+_INT64 = _NP["int64"]
+_INT64_MIN = np.int64(-(2**63))
 # targets whose float -> int casts follow x86-64 (NumPy, torch, tensorflow, openvino there)
 _X86_TARGETS = frozenset(_NP[n] for n in ("int8", "int16", "int32", "uint8", "uint16", "uint32"))
 
@@ -92,9 +102,19 @@ def _float_to_int(x, jd):
     return _convert(i, jd)
 
 
+@jax.jit
+def _float_to_int64(x):
+    """float -> int64 as x86-64 NumPy: NaN and values outside int64 give INT64_MIN."""
+    bad = jnp.isnan(x) | (x >= 2.0**63) | (x < -(2.0**63))
+    return jnp.where(bad, _INT64_MIN, _convert(x, jnp.int64))
+
+
 def _cast(x, jd):
-    if jd in _X86_TARGETS and x.dtype in _FLOATS:
-        return _float_to_int(x, jd)
+    if x.dtype in _FLOATS:
+        if jd in _X86_TARGETS:
+            return _float_to_int(x, jd)
+        if jd == _INT64:  # (64-bit mode)
+            return _float_to_int64(x)
     return _convert(_complex_to_real(x, jd), jd)
 
 
@@ -216,6 +236,7 @@ RUNTIME = Runtime(
     jit=_jit,
     device_scope=_device_scope,
     devices=_devices,
+    set_x64=_set_x64,
 )
 
 

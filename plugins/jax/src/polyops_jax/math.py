@@ -8,12 +8,18 @@ import jax.numpy as jnp
 from polyops.plugin import nonempty
 
 # -- Fourier transforms (core's fft contracts: (real, imag) pairs of one float dtype) --------
-# jnp.fft in complex64 (float16/bfloat16 parts arrive as float32); results in the parts' dtype.
+# jnp.fft in complex64 (float16/bfloat16 parts arrive as float32), complex128 for float64
+# parts (64-bit mode); results in the parts' dtype.
+
+
+def _real(x):
+    """The parts' compute dtype: float64 stays (64-bit mode), the rest in float32."""
+    return x.astype(jnp.float32) if x.dtype != jnp.float64 else x
 
 
 def _c(x):
     re, im = x
-    return jax.lax.complex(re.astype(jnp.float32), im.astype(jnp.float32))
+    return jax.lax.complex(_real(re), _real(im))
 
 
 def _parts(z, dtype):
@@ -33,7 +39,7 @@ def ifft2(x):
 
 
 def rfft(x, fft_length):
-    return _parts(jnp.fft.rfft(x.astype(jnp.float32), n=fft_length, axis=-1), x.dtype)
+    return _parts(jnp.fft.rfft(_real(x), n=fft_length, axis=-1), x.dtype)
 
 
 def irfft(x, fft_length):

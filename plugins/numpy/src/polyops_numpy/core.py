@@ -49,6 +49,7 @@ RUNTIME = Runtime(
     dtypes=DTYPES,
     convert_to_tensor=convert_to_tensor,
     convert_to_numpy=convert_to_numpy,
+    devices=lambda: ["cpu:0"],  # host memory, named as jax, tensorflow and torch name it
 )
 
 

@@ -171,7 +171,8 @@ def eigh(x):
 
 def eig(x):
     w, v = np.linalg.eig(x.astype(np.float64))  # as core's host computation
-    return w.astype(np.complex64), v.astype(np.complex64)
+    ctype = np.complex128 if x.dtype == np.float64 else np.complex64  # (64-bit mode)
+    return w.astype(ctype), v.astype(ctype)
 
 
 # ----- lstsq, pinv, matrix_rank ------------------------------------------------------------

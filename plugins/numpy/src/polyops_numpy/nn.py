@@ -407,7 +407,8 @@ def dot_product_attention(query, key, value, bias, mask, scale, is_causal, flash
     b, t, n, h = query.shape
     _, s, k, _ = key.shape
     g = n // k if k else 1
-    wide = np.float32  # as the contract: logits and softmax in float32, even for float64
+    # as the reference: logits and softmax in float32, float64 only for float64 (64-bit mode)
+    wide = np.float64 if query.dtype == np.float64 else np.float32
     q = query.astype(wide).reshape(b, t, k, g, h)
     kf, vf = key.astype(wide), value.astype(wide)
     if scale is None:

@@ -44,7 +44,7 @@ from ._compat import request_infer as _request_infer
 
 __all__ = ["ops", "run", "run1", "run_dyn", "run1_dyn", "set_cache_size", "const", "to",
            "etype", "axes_const", "BF16", "OV_TYPES", "NP_TYPES", "HALF_TYPES", "T", "Lazy",
-           "TracedValueError", "is_lazy", "copy", "constant"]
+           "TracedValueError", "is_lazy", "copy", "constant", "narrow_dtype"]
 
 T = ov.Type
 _U16 = np.dtype(np.uint16)
@@ -143,13 +143,16 @@ class _Warm:
 
 
 class _Entry:
-    __slots__ = ("compiled", "request", "lock", "in_types", "bf16_in", "out_views")
+    __slots__ = ("compiled", "request", "lock", "in_types", "bf16_in", "out_views", "narrow",
+                 "widen")
 
-    def __init__(self, compiled, in_types):
+    def __init__(self, compiled, in_types, narrow=None, widen=None):
         self.compiled = compiled
         self.request = compiled.create_infer_request()
         self.lock = threading.Lock()
         self.in_types = in_types
+        self.narrow = narrow  # per input: the 32-bit dtype a 64-bit array travels as (or None)
+        self.widen = widen  # per output: the 64-bit dtype it is widened to on the host (or None)
         # bfloat16 travels as its uint16 bit pattern (numpy has no bf16 buffer format)
         self.bf16_in = tuple(t == T.bf16 for t in in_types)
         outs = [NP_TYPES[o.get_element_type().get_type_name()] for o in compiled.outputs]
@@ -174,18 +177,89 @@ def _compile(k, build, arrays, shapes=None):
         entry = _cache.get(k)
         if entry is not None:
             return entry
-        in_types = [OV_TYPES[a.dtype] for a in arrays]
         if shapes is None:
             shapes = [list(a.shape) for a in arrays]
-        params = [ops.parameter(s, t) for s, t in zip(shapes, in_types)]
-        model = ov.Model(_outputs(build(*params)), params, "polyops")
-        entry = _Entry(_get_core().compile_model(model, "CPU", _CONFIG), in_types)
+        model, in_types, narrow, widen = _model(build, arrays, shapes)
+        entry = _Entry(_get_core().compile_model(model, "CPU", _CONFIG), in_types, narrow, widen)
         global compiles
         compiles += 1
         while len(_cache) >= _MAX_ENTRIES:
             _cache.popitem(last=False)
         _cache[k] = entry
         return entry
+
+
+# 64-bit inputs.  The CPU plugin has no 64-bit arithmetic: it narrows f64 Parameters,
+# Constants and results to f32 by saturating conversions (+-inf and 1e300 become
+# +-3.4e38) and i64/u64 ones to 32 bits by wrapping.  So a model never holds a 64-bit
+# Parameter: a 64-bit array is narrowed on the host (NumPy's conversion, where inf stays
+# inf and overflow gives inf; ints saturate, which keeps their order and sign: an int64
+# min/max identity stays the smallest/largest value), the model is the one ``build`` makes for the 32-bit dtype
+# (the kernels' float32/int32 graphs, constants included), and each result is widened
+# on the host to the element type ``build`` gives it on 64-bit Parameters (read from a
+# second, never compiled, build; where that build fails, as the f32-only float helpers
+# do, a result of an input's narrowed type widens back to that input's type).  Float64
+# is computed as float32 and int64 as int32 (docs/numerics.md, "64-bit mode"), with
+# 64-bit dtypes.
+_NARROW = {np.dtype(np.float64): np.dtype(np.float32), np.dtype(np.int64): np.dtype(np.int32),
+           np.dtype(np.uint64): np.dtype(np.uint32)}
+_WIDE_TYPES = {T.f64: T.f32, T.i64: T.i32, T.u64: T.u32}
+
+
+def _model(build, arrays, shapes):
+    """``build``'s model for the arrays: (model, Parameter types, narrow, widen), the last
+    two None unless an array is 64-bit (see _NARROW)."""
+    types = [OV_TYPES[a.dtype] for a in arrays]
+    narrow = tuple(_NARROW.get(a.dtype) for a in arrays)
+    if all(n is None for n in narrow):
+        params = [ops.parameter(s, t) for s, t in zip(shapes, types)]
+        return ov.Model(_outputs(build(*params)), params, "polyops"), types, None, None
+    ntypes = [t if n is None else OV_TYPES[n] for t, n in zip(types, narrow)]
+    params = [ops.parameter(s, t) for s, t in zip(shapes, ntypes)]
+    outs, wide = _narrow_outputs(build, shapes, types, params)
+    widen = tuple(None if w == o.get_element_type() else NP_TYPES[w.get_type_name()]
+                  for o, w in zip(outs, wide))
+    return ov.Model(outs, params, "polyops"), ntypes, narrow, widen
+
+
+def _narrow_outputs(build, shapes, types, nodes):
+    """``build``'s outputs on ``nodes``, the 32-bit stand-ins of inputs of element
+    ``types``, none left 64-bit; and the element type each has on the 64-bit inputs."""
+    try:
+        wide = [o.get_element_type() for o in _outputs(
+            build(*[ops.parameter(s, t) for s, t in zip(shapes, types)]))]
+    except Exception:  # noqa: BLE001  (a graph of f32 constants on f64 nodes...)
+        wide = None
+    back = {_WIDE_TYPES[t]: t for t in types if t in _WIDE_TYPES}
+    outs = _outputs(build(*nodes))
+    if wide is not None and len(wide) != len(outs):
+        wide = None
+    types_out = []
+    for i, o in enumerate(outs):
+        t = t0 = o.get_element_type()
+        if t0 in _WIDE_TYPES:  # (an explicit 64-bit node: its result would be narrowed)
+            t = _WIDE_TYPES[t0]
+            outs[i] = ops.convert(o, t).output(0)
+        types_out.append(wide[i] if wide is not None else t0 if t0 in _WIDE_TYPES
+                         else back.get(t, t))
+    return outs, types_out
+
+
+def _narrowed(arrays, narrow):
+    out = list(arrays)
+    with np.errstate(over="ignore", invalid="ignore"):  # (float64 overflow: inf, as f32)
+        for i, n in enumerate(narrow):
+            if n is None:
+                continue
+            a = arrays[i]
+            if n.kind != "f":
+                info = _INFO[n]
+                a = np.clip(a, info.min, info.max)
+            out[i] = np.asarray(a.astype(n))  # (np.clip of a 0-d array gives a scalar)
+    return out
+
+
+_INFO = {n: np.iinfo(n) for n in (np.dtype(np.int32), np.dtype(np.uint32))}
 
 
 # Dynamic models only for float and bool inputs: the CPU plugin computes some int32 graphs
@@ -236,6 +310,8 @@ _Tensor = ov.Tensor
 
 
 def _infer(request, entry, arrays):
+    if entry.narrow is not None:
+        arrays = _narrowed(arrays, entry.narrow)
     tensors = {}
     for i, (a, t, bf16) in enumerate(zip(arrays, entry.in_types, entry.bf16_in)):
         tensors[i] = _Tensor(a.view(_U16) if bf16 else a, a.shape, t)
@@ -243,6 +319,8 @@ def _infer(request, entry, arrays):
     for i, view in enumerate(entry.out_views):
         if view is not None and outs[i].dtype != view:
             outs[i] = outs[i].view(view)
+    if entry.widen is not None:
+        outs = [o if w is None else o.astype(w) for o, w in zip(outs, entry.widen)]
     return outs
 
 
@@ -370,6 +448,8 @@ class TracedValueError(polyops.EagerOnlyError):
 class Lazy:
     """A tensor of the OpenVINO model that ``polyops.jit`` is recording: one node output,
     with numpy's static metadata (``shape``, ``dtype``, ``ndim``, ``size``) and no data.
+    A 64-bit ``dtype`` has a node of its 32-bit stand-in (see _NARROW): the model's
+    outputs are widened on the host, as the eager kernels' results.
 
     Operators and indexing go through polyops ops, as on a SymbolicTensor; reading a value
     (``numpy.asarray``, ``bool``, ``int``, ``item``, ``tolist``) raises `TracedValueError`.
@@ -378,7 +458,7 @@ class Lazy:
     __slots__ = ("node", "shape", "dtype")
     __array_priority__ = 1000  # numpy defers to our reflected operators
 
-    def __init__(self, output):
+    def __init__(self, output, dtype=None):
         if isinstance(output, ov.Node):
             output = output.output(0)
         node = output.get_node()
@@ -389,7 +469,8 @@ class Lazy:
         if not pshape.is_static:
             raise TracedValueError(f"jit: a recorded node has a dynamic shape {pshape}")
         self.shape = tuple(pshape.to_shape())
-        self.dtype = NP_TYPES[output.get_element_type().get_type_name()]
+        t = NP_TYPES[output.get_element_type().get_type_name()]
+        self.dtype = t if dtype is None else np.dtype(dtype)
 
     @property
     def ndim(self) -> int:
@@ -449,7 +530,7 @@ class Lazy:
     def reshape(self, *shape, order="C", copy=None):
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
-        return Lazy(ops.reshape(self.node, axes_const([int(d) for d in shape]), False))
+        return Lazy(ops.reshape(self.node, axes_const([int(d) for d in shape]), False), self.dtype)
 
     def astype(self, dtype, copy=True):
         from .core import RUNTIME
@@ -524,6 +605,41 @@ def constant(a):
 
 
 def _record(build, inputs):
-    """``run`` under polyops.jit: add ``build``'s nodes to the recorded model."""
-    nodes = [x.node if type(x) is Lazy else constant(np.asarray(x)) for x in inputs]
-    return [Lazy(o) for o in _outputs(build(*nodes))]
+    """``run`` under polyops.jit: add ``build``'s nodes to the recorded model (64-bit
+    values as their 32-bit stand-ins, see _NARROW and `Lazy`)."""
+    nodes, wide = [], False
+    for x in inputs:
+        if type(x) is Lazy:
+            wide = wide or x.dtype in _NARROW
+        else:
+            x = np.asarray(x)
+            wide = wide or x.dtype in _NARROW
+        nodes.append(_node(x))
+    if not wide:
+        return [_lazy(o) for o in _outputs(build(*nodes))]
+    shapes = [list(np.shape(x)) for x in inputs]
+    types = [OV_TYPES[x.dtype if type(x) is Lazy else np.asarray(x).dtype] for x in inputs]
+    outs, types = _narrow_outputs(build, shapes, types, nodes)
+    return [Lazy(o, NP_TYPES[t.get_type_name()]) for o, t in zip(outs, types)]
+
+
+def _lazy(output):
+    """A `Lazy` of ``output``; a 64-bit one (an explicit cast) as its 32-bit stand-in."""
+    t = output.get_element_type()
+    if t in _WIDE_TYPES:
+        return Lazy(ops.convert(output, _WIDE_TYPES[t]), NP_TYPES[t.get_type_name()])
+    return Lazy(output)
+
+
+def narrow_dtype(dtype):
+    """The dtype a model computes ``dtype`` in: 64-bit ones in 32 bits (see _NARROW)."""
+    return _NARROW.get(dtype, dtype)
+
+
+def _node(x):
+    """A `Lazy`'s node, or a numpy value as a Constant (64-bit ones narrowed)."""
+    if type(x) is Lazy:
+        return x.node
+    x = np.asarray(x)
+    n = _NARROW.get(x.dtype)
+    return constant(x if n is None else _narrowed([x], [n])[0])

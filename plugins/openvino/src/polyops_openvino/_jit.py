@@ -10,7 +10,7 @@ Control flow on tensor values records too: ``cond``/``switch`` select between th
 branches, ``while_loop``/``fori_loop`` become an OpenVINO Loop (see ``core``).  A function
 that needs a tensor's value while it is recorded (``bool(x)``, ``float(x)``, a host
 computation such as ``svd``, a data-dependent shape such as ``unique``, a ``view`` bit cast,
-an int64 result) cannot be one model: the trace raises `TracedValueError` (an
+a cast to int64) cannot be one model: the trace raises `TracedValueError` (an
 `EagerOnlyError`), on which core runs that function eagerly, op by op, after one
 `JitFallbackWarning` naming the op (core's one policy for every backend).
 """
@@ -23,7 +23,7 @@ import numpy as np
 import openvino as ov
 
 from . import _graph
-from ._graph import OV_TYPES, Lazy, T, TracedValueError, ops
+from ._graph import OV_TYPES, Lazy, T, ops
 
 _U16 = np.dtype(np.uint16)
 
@@ -31,14 +31,16 @@ _U16 = np.dtype(np.uint16)
 class _Model:
     """The compiled model of one trace and how to map its results to the flat outputs."""
 
-    __slots__ = ("compiled", "request", "views", "lock", "in_types", "out_dtypes", "plan", "widen")
+    __slots__ = ("compiled", "request", "views", "lock", "in_types", "out_dtypes", "plan", "widen",
+                 "narrow")
 
-    def __init__(self, compiled, in_types, plan, widen):
+    def __init__(self, compiled, in_types, plan, widen, narrow):
         self.compiled = compiled  # None when no output needs the model
         self.lock = threading.Lock()
         self.in_types = in_types
         self.plan = plan  # per flat output: ("result", i) | ("input", i) | ("const", array)
-        self.widen = widen  # result indices computed in f32 and returned as float64
+        self.widen = widen  # result index -> the 64-bit dtype its 32-bit result widens to
+        self.narrow = narrow  # per input: the 32-bit dtype of a 64-bit one, or None if none
         self.request = self.views = None
         if compiled is not None:
             self.request = compiled.create_infer_request()
@@ -84,20 +86,23 @@ class Jit:
         return _infer(model, arrays)
 
     def _trace(self, arrays):
-        in_types = [OV_TYPES[a.dtype] for a in arrays]
+        # 64-bit inputs: Parameters of their 32-bit stand-ins (see _graph._NARROW)
+        narrow = [_graph.narrow_dtype(a.dtype) for a in arrays]
+        in_types = [OV_TYPES[n] for n in narrow]
         params = [ops.parameter(list(a.shape), t) for a, t in zip(arrays, in_types)]
-        outs = self.fn(*[Lazy(p) for p in params])
+        outs = self.fn(*[Lazy(p, a.dtype) for p, a in zip(params, arrays)])
         if _discarded():
             # Core traces again when the trace read Variables it was not given, and drops
             # this call's outputs: compiling this model would be wasted.
             self._last = tuple(outs)
             return None
-        return _compile(params, in_types, outs)
+        narrow = tuple(None if n == a.dtype else n for n, a in zip(narrow, arrays))
+        return _compile(params, in_types, outs, None if narrow == (None,) * len(narrow) else narrow)
 
 
-def _compile(params, in_types, outs):
+def _compile(params, in_types, outs, narrow=None):
     """One compiled model computing the `Lazy` ones of the flat outputs ``outs``."""
-    plan, results, widen = [], [], []
+    plan, results, widen = [], [], {}
     param_index = {p.output(0): i for i, p in enumerate(params)}
     for o in outs:
         if type(o) is not Lazy:  # computed from constants only
@@ -108,15 +113,12 @@ def _compile(params, in_types, outs):
         if i is not None:  # an input returned as it is (a Variable nothing assigned)
             plan.append(("input", i))
             continue
-        if o.dtype == np.float64:
-            # as the eager kernels do: the CPU plugin computes f64 in f32 (and clamps inf on
-            # f64 outputs), so the model returns f32, widened exactly on the host
-            out = ops.convert(out, T.f32).output(0)
-            widen.append(len(results))
-        elif o.dtype.kind in "iu" and o.dtype.itemsize == 8:
-            raise TracedValueError(
-                "jit: a 64-bit integer output cannot be computed exactly in one OpenVINO model "
-                "(the CPU plugin narrows int64)")
+        t = out.get_element_type()
+        if t in _graph._WIDE_TYPES:  # (the CPU plugin would narrow it by saturation)
+            out = ops.convert(out, _graph._WIDE_TYPES[t]).output(0)
+        if _graph.NP_TYPES[out.get_element_type().get_type_name()] != o.dtype:
+            # a 64-bit value's 32-bit stand-in, as the eager kernels': widened on the host
+            widen[len(results)] = o.dtype
         plan.append(("result", len(results)))
         results.append(out)
     compiled = None
@@ -131,7 +133,7 @@ def _compile(params, in_types, outs):
             config = {**_graph._CONFIG, "SNIPPETS_MODE": "DISABLE"}
             compiled = core.compile_model(model, "CPU", config)
         _graph.compiles += 1
-    return _Model(compiled, in_types, plan, frozenset(widen))
+    return _Model(compiled, in_types, plan, widen, narrow)
 
 
 def _contiguous(a):
@@ -151,14 +153,15 @@ def _discarded() -> bool:
 def _infer(model, arrays):
     results = []
     if model.compiled is not None:
+        run = arrays if model.narrow is None else _graph._narrowed(arrays, model.narrow)
         if model.lock.acquire(blocking=False):
             try:
-                results = _run(model, model.request, model.views, arrays)
+                results = _run(model, model.request, model.views, run)
             finally:
                 model.lock.release()
         else:  # another thread is using the shared request: a private one, inputs bound
             request = model.compiled.create_infer_request()
-            results = _run(model, request, [None] * len(arrays), arrays)
+            results = _run(model, request, [None] * len(run), run)
     out = []
     for kind, v in model.plan:
         if kind == "result":
@@ -183,8 +186,9 @@ def _run(model, request, views, arrays):
         r = np.array(request.get_output_tensor(i).data, copy=True)
         if r.dtype != dt:
             r = r.view(dt)
-        if i in model.widen:
-            r = r.astype(np.float64)
+        w = model.widen.get(i)
+        if w is not None:
+            r = r.astype(w)
         results.append(r)
     return results
 

@@ -7,15 +7,20 @@ kernel runs a small compiled OpenVINO model on them (see ``_graph``).  Under
 
 from __future__ import annotations
 
+import sys
+import warnings
+
 import numpy as np
-import openvino
 
 from polyops.plugin import state_scope, tree_flatten, tree_map, tree_unflatten
 from polyops.plugin import Runtime, reference
 
+from ._quiet import openvino  # first: openvino without its import-time telemetry (see there)
 from . import _jit
 from ._graph import LATE as _LATE
-from ._graph import OV_TYPES, Lazy, T, TracedValueError, const, constant, ops, run1, run1_dyn, to
+from ._graph import OV_TYPES, Lazy, T, TracedValueError, const, constant, narrow_dtype, ops, run1
+from ._graph import _node as _graph_node
+from ._graph import run1_dyn, to
 
 _NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -55,6 +60,31 @@ def convert_to_numpy(x):
     return np.asarray(x)  # a Lazy raises TracedValueError: its value does not exist yet
 
 
+_X64_WARNED = False
+X64_MESSAGE = (
+    "polyops 64-bit mode on openvino: int64, uint64 and float64 keep their dtypes, but "
+    "OpenVINO's CPU plugin has no 64-bit arithmetic: float64 is computed in float32 (about 7 "
+    "significant digits, range 3.4e38) and int64/uint64 in 32 bits (inputs outside the int32 "
+    "range saturate); casts and data movement keep every bit (docs/numerics.md, 64-bit mode)")
+
+
+def _set_x64(enabled: bool) -> None:
+    """`Runtime.set_x64`: warn once, when 64-bit mode is first on with openvino loaded."""
+    global _X64_WARNED
+    if enabled and not _X64_WARNED:
+        _X64_WARNED = True
+        warnings.warn(X64_MESSAGE, UserWarning, stacklevel=_caller_level())
+
+
+def _caller_level() -> int:
+    """The stacklevel of the first frame outside polyops (and contextlib's scope)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(
+            ("polyops", "contextlib")):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _version():
     v = getattr(openvino, "__version__", None)
     return v if v else openvino.get_version()
@@ -67,15 +97,18 @@ RUNTIME = Runtime(
     dtypes=DTYPES,
     convert_to_tensor=convert_to_tensor,
     convert_to_numpy=convert_to_numpy,
+    devices=lambda: ["cpu:0"],  # host memory, named as jax, tensorflow and torch name it
     jit=_jit.jit,
     # OpenVINO's engine rejects zero-size tensors: core answers every call that has a
     # zero-size operand (from the op's rule, or its declared empty fill)
     empty_tensors=False,
+    set_x64=_set_x64,
 )
 
 _FLOAT_IN = frozenset({T.f16, T.bf16, T.f32, T.f64})
 _WIDE_IN = frozenset({T.i32, T.u32, T.i64, T.u64})
 _F32, _I32 = T.f32, T.i32
+_WIDE_NP = frozenset(np.dtype(d) for d in ("float64", "int64", "uint64"))
 _INT_MIN = -(2**31)
 
 
@@ -168,8 +201,11 @@ def cast(x, dtype):
     x = np.asarray(x)
     if x.dtype == nd:
         return x.copy()
-    if nd.kind in "iu" and nd.itemsize == 8 and x.dtype.kind in "iu" and x.dtype.itemsize == 8:
-        return np.ascontiguousarray(x).view(nd).copy()  # same bits: a reinterpretation
+    if x.dtype in _WIDE_NP:
+        # the CPU plugin narrows 64-bit inputs (_graph._NARROW): NumPy's own cast on the
+        # host keeps every bit of them (x86 NumPy is what the graphs below reproduce)
+        with np.errstate(all="ignore"):
+            return x.astype(nd)
     # (a wide int result is built of i32 words: static models, as for int inputs)
     run = run1_dyn if nd.kind in "fbV" or nd.itemsize < 4 else run1
     out = run(("cast", dtype), _cast_graph(OV_TYPES[nd]), x)
@@ -192,6 +228,26 @@ def _cast_lazy(x, dtype, nd):
     if nd == np.float64:  # f32 values, as eager; the jit output widens them on the host
         return run1_dyn(("cast", dtype), lambda p: ops.convert(build(p), T.f64), x)
     return run1_dyn(("cast", dtype), build, x)
+
+
+def saturate_cast(x, dtype):
+    nd = _np_dtype(dtype)
+    if np.dtype(x.dtype) == np.float64 and nd.kind in "iu":
+        # on the host: core's reference clips to bounds exact in float64 (2**31 - 1...),
+        # which the CPU plugin's float32 rounds out of the target's range
+        if type(x) is Lazy:
+            if nd.itemsize < 4:  # (bounds exact in float32)
+                return reference("saturate_cast")(x, dtype)
+            raise TracedValueError(f"saturate_cast: float64 to {dtype} is exact only eagerly "
+                                   "(on the host)")
+        info = np.iinfo(nd)
+        hi = float(info.max)
+        if int(hi) > info.max:  # the largest float64 below 2**63 (2**64)
+            hi = float(np.nextafter(hi, 0.0))
+        x = np.asarray(x)
+        with np.errstate(invalid="ignore"):
+            return np.where(np.isnan(x), 0.0, np.clip(x, float(info.min), hi)).astype(nd)
+    return reference("saturate_cast")(x, dtype)
 
 
 def stop_gradient(variable):
@@ -395,10 +451,12 @@ def _loop(cond, body, values, pred, left, is_seq):
     import openvino.opset5 as ops5
     leaves, td = tree_flatten(values)
     carried = [k for k, v in enumerate(leaves) if v is not None]
-    params = [ops.parameter(list(leaves[k].shape), OV_TYPES[leaves[k].dtype]) for k in carried]
+    # (64-bit values as their 32-bit stand-ins, see _graph._NARROW)
+    params = [ops.parameter(list(leaves[k].shape), OV_TYPES[narrow_dtype(leaves[k].dtype)])
+              for k in carried]
     inner = list(leaves)
     for k, p in zip(carried, params):
-        inner[k] = Lazy(p)
+        inner[k] = Lazy(p, leaves[k].dtype)
     inner = tree_unflatten(td, inner)
     scope = state_scope()
     before = None if scope is None else dict(scope.values)
@@ -423,12 +481,11 @@ def _loop(cond, body, values, pred, left, is_seq):
         loop.set_invariant_input(p, outer)
     final = list(leaves)
     for k, out in zip(carried, results[1:]):
-        final[k] = Lazy(loop.get_iter_value(out, -1))
+        final[k] = Lazy(loop.get_iter_value(out, -1), leaves[k].dtype)
     return tree_unflatten(td, final)
 
 
-def _node(x):
-    return x.node if type(x) is Lazy else constant(x)
+_node = _graph_node  # a Lazy's node, or a Constant (64-bit values narrowed)
 
 
 def _make_self_contained(results, params):

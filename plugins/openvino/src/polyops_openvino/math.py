@@ -13,7 +13,8 @@ import numpy as np
 
 from polyops.plugin import erf_polynomials, reference
 
-from ._graph import T, axes_const, const, etype, ops, run, run1, run1_dyn, to
+from ._graph import T, TracedValueError, axes_const, const, etype, is_lazy, ops, run, run1
+from ._graph import run1_dyn, to
 from .numpy._common import _cpu_type, _flip
 
 _POLY = erf_polynomials()
@@ -181,6 +182,12 @@ def _segment(kind):
 
     def kernel(data, segment_ids, num_segments, sorted=False):
         dt = data.dtype
+        if dt.kind in "iu" and dt.itemsize == 8:
+            if not is_lazy(data) and not is_lazy(segment_ids):
+                return _segment_host(kind, data, segment_ids, num_segments)
+            if kind in ("max", "min"):
+                raise TracedValueError(f"{name}: an int64 empty segment's identity needs the "
+                                       "host (OpenVINO computes int64 in 32 bits)")
         if dt.kind in "iub":  # integer scatter reductions are not exact on the CPU plugin
             return reference(name)(data, segment_ids, num_segments, sorted)
         out_shape = (num_segments,) + data.shape[1:]
@@ -205,6 +212,19 @@ def _segment(kind):
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
+
+
+def _segment_host(kind, data, ids, s):
+    """A segment reduction of int64/uint64 data, exact on the host (the CPU plugin computes
+    64-bit ints in 32 bits, where an empty segment's identity, iinfo.min, does not fit)."""
+    info = np.iinfo(data.dtype)
+    fill = {"sum": 0, "prod": 1, "max": info.min, "min": info.max}[kind]
+    out = np.full((s,) + data.shape[1:], fill, data.dtype)
+    ids = np.asarray(ids).reshape(-1)
+    valid = (ids >= 0) & (ids < s)
+    fn = {"sum": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum}[kind]
+    fn.at(out, ids[valid], np.asarray(data)[valid])
+    return out
 
 
 segment_sum = _segment("sum")

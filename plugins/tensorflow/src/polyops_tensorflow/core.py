@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import os
+import ml_dtypes
+import numpy as np
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-
-import ml_dtypes  # noqa: E402
-import numpy as np  # noqa: E402
-import tensorflow as tf  # noqa: E402
+from ._quiet import tf  # first: tensorflow without its import-time log lines (see there)
 
 from polyops import EagerOnlyError  # noqa: E402
 from polyops.plugin import Runtime, error_chain, static_starts  # noqa: E402

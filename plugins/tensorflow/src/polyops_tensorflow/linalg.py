@@ -267,7 +267,8 @@ def eig(x):
     if _eager():  # LAPACK's order and phases, as the other backends
         return _eig_host(x)
     w, v = tf.linalg.eig(x)
-    return tf.cast(w, tf.complex64), tf.cast(v, tf.complex64)
+    ctype = tf.complex128 if x.dtype == tf.float64 else tf.complex64  # (64-bit mode)
+    return tf.cast(w, ctype), tf.cast(v, ctype)
 
 
 @tf.custom_gradient

@@ -10,12 +10,17 @@ from polyops.plugin import nonempty
 from .numpy._common import _host_view
 
 # -- Fourier transforms (core's fft contracts: (real, imag) pairs of one float dtype) --------
-# tf.signal in complex64 (float64 parts too); results in the parts' dtype.
+# tf.signal in complex64 (complex128 for float64 parts: 64-bit mode); results in the parts'
+# dtype.
+
+
+def _wide(x):
+    return tf.float64 if x.dtype == tf.float64 else tf.float32
 
 
 def _c(x):
     re, im = x
-    return tf.complex(tf.cast(re, tf.float32), tf.cast(im, tf.float32))
+    return tf.complex(tf.cast(re, _wide(re)), tf.cast(im, _wide(re)))
 
 
 def _parts(z, dtype):
@@ -37,7 +42,7 @@ def ifft2(x):
 @nonempty  # tf's RFFT rejects zero-size input (and pads an empty signal with garbage)
 def rfft(x, fft_length):
     # cropped here: tf's RFFT gradient has the uncropped shape (Incompatible shapes)
-    z = tf.signal.rfft(tf.cast(x[..., :fft_length], tf.float32), fft_length=[fft_length])
+    z = tf.signal.rfft(tf.cast(x[..., :fft_length], _wide(x)), fft_length=[fft_length])
     return _parts(z, x.dtype)
 
 
@@ -51,7 +56,14 @@ def irfft(x, fft_length):
 # ===== special functions =====
 # tf.math's kernels (float16/bfloat16 arrive as float32: the ops declare compute).
 
-erf = tf.math.erf  # erf(+-inf) = +-1, NaN propagates
+
+def erf(x):
+    # erf(+-inf) = +-1, NaN propagates; tf's float64 erf (64-bit mode) gives NaN at +-inf
+    if x.dtype == tf.float64:
+        return tf.where(tf.math.is_inf(x), tf.math.sign(x), tf.math.erf(x))
+    return tf.math.erf(x)
+
+
 erfc = tf.math.erfc
 
 

@@ -35,10 +35,18 @@ selu = tf.nn.selu
 
 
 def gelu(x, approximate):
-    return tf.nn.gelu(x, approximate=approximate)
+    if x.dtype != tf.float64:
+        return tf.nn.gelu(x, approximate=approximate)
+    # tf.nn.gelu loses 8 digits in float64 (64-bit mode: 1e-8 relative): the formulas
+    if approximate:
+        inner = np.sqrt(2 / np.pi) * (x + 0.044715 * (x * (x * x)))
+        return (0.5 * x) * (1 + tf.math.tanh(inner))
+    return (0.5 * x) * tf.math.erfc(x * -np.sqrt(0.5))
 
 
 def leaky_relu(x, negative_slope):
+    if x.dtype == tf.float64:  # (64-bit mode) tf's LeakyRelu holds the slope in float32
+        return tf.where(x > 0, x, x * negative_slope)
     return tf.nn.leaky_relu(x, negative_slope)
 
 
@@ -101,12 +109,20 @@ def _tf_pool(fn, inputs, pool_size, strides, padding, data_format):
     return tf.cast(_tf_back(y, nd, data_format), inputs.dtype)
 
 
+# tf's MaxPool3D and AvgPool3D have no float64 CPU kernel: float64 (64-bit mode) 3-D pools
+# use core's reference, which computes in float64.
+
+
 def max_pool(inputs, pool_size, strides, padding, data_format):
+    if len(pool_size) == 3 and inputs.dtype == tf.float64:
+        return reference("max_pool")(inputs, pool_size, strides, padding, data_format)
     return _tf_pool(tf.nn.max_pool, inputs, pool_size, strides, padding, data_format)
 
 
 @nonempty  # tf's AvgPoolGrad raises on zero-size input
 def average_pool(inputs, pool_size, strides, padding, data_format):
+    if len(pool_size) == 3 and inputs.dtype == tf.float64:
+        return reference("average_pool")(inputs, pool_size, strides, padding, data_format)
     return _tf_pool(tf.nn.avg_pool, inputs, pool_size, strides, padding, data_format)
 
 

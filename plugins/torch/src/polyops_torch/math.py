@@ -7,12 +7,17 @@ import torch
 from polyops.plugin import nonempty
 
 # -- Fourier transforms (core's fft contracts: (real, imag) pairs of one float dtype) --------
-# torch.fft in complex64 (float64 parts too); results in the parts' dtype.
+# torch.fft in complex64 (complex128 for float64 parts: 64-bit mode); results in the parts'
+# dtype.
+
+
+def _wide(x):
+    return torch.float64 if x.dtype == torch.float64 else torch.float32
 
 
 def _c(x):
     re, im = x
-    return torch.complex(re.to(torch.float32), im.to(torch.float32))
+    return torch.complex(re.to(_wide(re)), im.to(_wide(re)))
 
 
 def _parts(z, dtype):
@@ -39,7 +44,7 @@ def ifft2(x):
 
 @nonempty
 def rfft(x, fft_length):
-    return _parts(torch.fft.rfft(x.to(torch.float32), n=fft_length, dim=-1), x.dtype)
+    return _parts(torch.fft.rfft(x.to(_wide(x)), n=fft_length, dim=-1), x.dtype)
 
 
 @nonempty
@@ -59,7 +64,10 @@ erf = torch.erf
 
 
 def erfc(x):
-    # core's erfc is 0 past 9.19 (below float32's smallest normal: no subnormals)
+    # core's erfc is 0 past 9.19 (below float32's smallest normal: no subnormals); float64
+    # (64-bit mode) keeps torch's subnormals, as core's float64 erfc
+    if x.dtype == torch.float64:
+        return torch.erfc(x)
     return torch.where(x > 9.19, 0.0, torch.erfc(x))
 
 

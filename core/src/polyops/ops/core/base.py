@@ -93,7 +93,15 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
             target = infer_dtype(x)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"convert_to_tensor: expected array-like data, got {x!r:.80}") from exc
-    return rt.convert_to_tensor(x, target)
+    try:
+        return rt.convert_to_tensor(x, target)
+    except Exception as exc:  # a tensor its framework will not hand over: say what to do
+        from ..._public import foreign_error
+
+        error = foreign_error("convert_to_tensor", ("x",), (x,))
+        if error is None:
+            raise
+        raise error from exc
 
 
 def convert_to_numpy(x):

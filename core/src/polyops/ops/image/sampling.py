@@ -14,8 +14,9 @@ References: separable resampling is a matmul with a weight matrix (computed with
 NumPy from the static sizes for `resize`, with polyops ops from the ``scale``
 and ``translation`` tensors for `scale_and_translate`); the warping ops gather
 from the flattened image at computed, clipped indices and mask the nodes that
-fall outside for ``fill_mode="constant"``.  Everything computes in float32 and
-casts back to the input dtype (integers: rounded and saturated).
+fall outside for ``fill_mode="constant"``.  Everything computes in float32 (in float64
+where an operand is 64-bit, which only 64-bit mode lets through) and casts back to the
+input dtype (integers: rounded and saturated).
 """
 
 from __future__ import annotations
@@ -40,7 +41,19 @@ from ..numpy import (
 )
 
 _F32 = "float32"
-_EPS32 = float(np.finfo(np.float32).eps)
+_EPS32 = float(np.finfo(np.float32).eps)  # (jax.image's weight threshold, in every dtype)
+_WIDE = frozenset({"float64", "int64", "uint64"})
+
+
+def _work(*tensors) -> str:
+    """The dtype a reference computes in: float64 where an operand is 64-bit (only 64-bit
+    mode lets one through: the default demotes them before the kernel), else float32."""
+    wide = any(_dtypes.standardize_dtype(t.dtype) in _WIDE for t in tensors)
+    return "float64" if wide else _F32
+
+
+def _dtype(x) -> str:
+    return _dtypes.standardize_dtype(x.dtype)
 
 
 @_promote.cached
@@ -106,9 +119,9 @@ def _round_half_away(x):
 
 
 def _cast_back(y, dtype, half_away=True):
-    """A float32 result to ``dtype``: ints rounded (half away from zero or half to even)
-    and saturated to the dtype's range."""
-    if dtype == _F32:
+    """A float32 (or float64) result to ``dtype``: ints rounded (half away from zero or half
+    to even) and saturated to the dtype's range."""
+    if dtype == _dtype(y):
         return y
     if dtype in _dtypes.INT_TYPES:
         info = np.iinfo(dtype)
@@ -127,13 +140,13 @@ _INTERP = {"nearest": 0, "bilinear": 1}
 
 def _mirror(i, size):
     if size == 1:
-        return zeros(_shape(i), _F32)
+        return zeros(_shape(i), _dtype(i))
     s = float(size - 1)
     return _abs(subtract(mod(add(i, s), 2 * s), s))
 
 
 def _fix_index(i, size, mode):
-    """Integer-valued float32 index -> index inside [0, size)."""
+    """Integer-valued float index -> index inside [0, size)."""
     if mode == "wrap":
         i = mod(i, float(size))
     elif mode == "mirror":
@@ -145,8 +158,8 @@ def _fix_index(i, size, mode):
 
 def _interp(table, sizes, coords, order, mode, cval, base=None):
     """Sample ``table`` (``prod(sizes)`` rows, flattened C-order over ``sizes``, times any
-    number of batches stacked: row offset ``base``) at float32 ``coords`` (one per dim of
-    ``sizes``, all of one shape S).  Returns S + table.shape[1:], float32.
+    number of batches stacked: row offset ``base``) at ``coords`` (one per dim of
+    ``sizes``, all of one shape S, of the table's float dtype).  Returns S + table.shape[1:].
 
     A non-finite coordinate counts as outside the input, in every mode (fill_value).
     """
@@ -239,7 +252,7 @@ def _np_weights(m, n, scale, translation, kind, antialias):
 
 
 def _kernel(kind, x):
-    """The resampling kernel on a float32 tensor of non-negative distances."""
+    """The resampling kernel on a float tensor of non-negative distances."""
     if kind == "triangle":
         return maximum(0.0, subtract(1.0, _abs(x)))
     if kind == "cubic":
@@ -255,13 +268,14 @@ def _kernel(kind, x):
 
 
 def _weights(m, n, scale, translation, kind, antialias):
-    """(m, n) weights from 0-d float32 tensors ``scale`` and ``translation``."""
+    """(m, n) weights from 0-d float tensors ``scale`` and ``translation`` (one dtype)."""
+    work = _dtype(scale)
     inv = divide(1.0, scale)
     ks = maximum(inv, 1.0) if antialias else 1.0
-    sample = subtract(multiply(add(convert_to_tensor(np.arange(n, dtype=np.float32)), 0.5), inv),
+    sample = subtract(multiply(add(convert_to_tensor(np.arange(n, dtype=work)), 0.5), inv),
                       add(multiply(translation, inv), 0.5))
     dist = _abs(subtract(expand_dims(sample, 0),
-                         convert_to_tensor(np.arange(m, dtype=np.float32)[:, None])))
+                         convert_to_tensor(np.arange(m, dtype=work)[:, None])))
     w = _kernel(kind, divide(dist, ks))
     tot = _sum(w, 0, True)
     w = where(greater(_abs(tot), 1000.0 * _EPS32), divide(w, where(not_equal(tot, 0.0), tot, 1.0)), 0.0)
@@ -351,7 +365,8 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
 
     Images are rank 3 or 4; ``data_format`` None means
     `polyops.config.image_data_format()`.  The result has the input dtype: computed in
-    float32; integer images are rounded half to even and saturated, as Keras does.
+    float32 (float64 for 64-bit images, in 64-bit mode); integer images are rounded half
+    to even and saturated, as Keras does.
     Equivalents: ``jax.image.resize``, ``tf.image.resize``.
 
     Example:
@@ -387,9 +402,9 @@ def _crop_pad_box(h, w, th, tw, crop):
 @resize.reference
 def _resize_ref(images, size, interpolation, antialias, crop_to_aspect_ratio, pad_to_aspect_ratio,
                 fill_mode, fill_value, data_format):
-    dtype = _dtypes.standardize_dtype(images.dtype)
+    dtype, work = _dtype(images), _work(images)
     ndim = len(images.shape)
-    x = cast(_to_last(images, data_format, ndim), _F32)
+    x = cast(_to_last(images, data_format, ndim), work)
     ha, wa = ndim - 3, ndim - 2
     shape = tuple(_shape(x))
     h, w = shape[ha], shape[wa]
@@ -407,7 +422,7 @@ def _resize_ref(images, size, interpolation, antialias, crop_to_aspect_ratio, pa
             axis = ha if top > 0 else wa
             pshape = list(shape)
             pshape[axis] = top if top > 0 else left
-            block = full(tuple(pshape), fill_value, _F32)
+            block = full(tuple(pshape), fill_value, work)
             x = concatenate([block, x, block], axis=axis)
     shape = tuple(_shape(x))
     for axis, n in ((ha, th), (wa, tw)):
@@ -420,7 +435,7 @@ def _resize_ref(images, size, interpolation, antialias, crop_to_aspect_ratio, pa
             x = take(x, convert_to_tensor(np.minimum(idx, m - 1)), axis=axis)
         else:
             wm = _np_weights(m, n, n / m, 0.0, _METHODS[interpolation], antialias)
-            x = _contract(x, axis, convert_to_tensor(wm.astype(np.float32)))
+            x = _contract(x, axis, convert_to_tensor(wm.astype(work)))
     return _from_last(_cast_back(x, dtype, half_away=False), data_format, ndim)
 
 
@@ -487,7 +502,8 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
     downsampling.  Keras: ``keras.ops.image.scale_and_translate``; the semantics are
     ``jax.image.scale_and_translate``.
 
-    Dtype: float images keep their dtype (computed in float32); integer images give
+    Dtype: float images keep their dtype (computed in float32, float64 where an operand
+    is 64-bit in 64-bit mode); integer images give
     floatx, as ``jax.image.scale_and_translate`` (Keras's symbolic spec says images.dtype,
     its JAX backend returns float32; we follow the backend).
 
@@ -514,16 +530,16 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
 
 @scale_and_translate.reference
 def _sat_ref(images, output_shape, scale, translation, spatial_dims, method, antialias):
-    dtype = _dtypes.standardize_dtype(images.dtype)
+    dtype, work = _dtype(images), _work(images, scale, translation)
     out_dtype = dtype if dtype in _dtypes.FLOAT_TYPES else config.floatx()
-    x = cast(images, _F32)
-    scale = cast(scale, _F32)
-    translation = cast(translation, _F32)
+    x = cast(images, work)
+    scale = cast(scale, work)
+    translation = cast(translation, work)
     for i, d in enumerate(spatial_dims):
         m, n = tuple(_shape(x))[d], output_shape[d]
         wm = _weights(m, n, get_item(scale, i), get_item(translation, i), _METHODS[method], antialias)
         x = _contract(x, d, wm)
-    return cast(x, out_dtype) if out_dtype != _F32 else x
+    return cast(x, out_dtype) if out_dtype != work else x
 
 
 # ---------------------------------------------------------------------------------
@@ -531,22 +547,22 @@ def _sat_ref(images, output_shape, scale, translation, spatial_dims, method, ant
 # ---------------------------------------------------------------------------------
 
 
-def _f32_batch(images, data_format):
-    """(x, dtype, ndim): images as a float32 channels_last batch (rank 3 gets a batch of 1),
-    with their dtype and rank."""
-    dtype = _dtypes.standardize_dtype(images.dtype)
+def _f32_batch(images, data_format, work=_F32):
+    """(x, dtype, ndim): images as a channels_last batch (rank 3 gets a batch of 1) in the
+    ``work`` dtype (float32, or float64: see `_work`), with their dtype and rank."""
+    dtype = _dtype(images)
     ndim = len(images.shape)
-    x = cast(_to_last(images, data_format, ndim), _F32)
+    x = cast(_to_last(images, data_format, ndim), work)
     if ndim == 3:
         x = expand_dims(x, 0)
     return x, dtype, ndim
 
 
 def _sample_batch(x, yin, xin, interpolation, fill_mode, fill_value, dtype, data_format, ndim):
-    """Sample the batch x of `_f32_batch` at (yin, xin), each (batch, h, w) float32, and
-    return the result in the images' dtype, layout and rank."""
+    """Sample the batch x of `_f32_batch` at (yin, xin), each (batch, h, w) of x's dtype,
+    and return the result in the images' dtype, layout and rank."""
     b, h, w, c = tuple(_shape(x))
-    base = convert_to_tensor((np.arange(b, dtype=np.float32) * (h * w)).reshape(b, 1, 1))
+    base = convert_to_tensor((np.arange(b, dtype=_dtype(x)) * (h * w)).reshape(b, 1, 1))
     table = reshape(x, (b * h * w, c))
     out = _interp(table, (h, w), [yin, xin], _INTERP[interpolation], fill_mode, fill_value, base)
     if ndim == 3:
@@ -557,18 +573,20 @@ def _sample_batch(x, yin, xin, interpolation, fill_mode, fill_value, dtype, data
 def _warp_sample(images, params, interpolation, fill_mode, fill_value, data_format):
     """Sample image(s) at the projective map of each output pixel.
 
-    ``params``: 8 float32 tensors of shape (N, 1, 1) (N = 1 or the batch):
+    ``params``: 8 float tensors (float32, or float64: see `_work`) of shape (N, 1, 1)
+    (N = 1 or the batch):
     x_in = (a0 x + a1 y + a2) / k, y_in = (b0 x + b1 y + b2) / k, k = c0 x + c1 y + 1.
     """
-    x, dtype, ndim = _f32_batch(images, data_format)
+    work = _dtype(params[0])
+    x, dtype, ndim = _f32_batch(images, data_format, work)
     b, h, w, _ = tuple(_shape(x))
-    gy, gx = np.meshgrid(np.arange(h, dtype=np.float32), np.arange(w, dtype=np.float32), indexing="ij")
+    gy, gx = np.meshgrid(np.arange(h, dtype=work), np.arange(w, dtype=work), indexing="ij")
     gx, gy = convert_to_tensor(gx), convert_to_tensor(gy)
     a0, a1, a2, b0, b1, b2, c0, c1 = params
     k = add(add(multiply(c0, gx), multiply(c1, gy)), 1.0)
     xin = divide(add(add(multiply(a0, gx), multiply(a1, gy)), a2), k)
     yin = divide(add(add(multiply(b0, gx), multiply(b1, gy)), b2), k)
-    zero = zeros((b, h, w), _F32)  # broadcast a single transform over the batch
+    zero = zeros((b, h, w), work)  # broadcast a single transform over the batch
     xin, yin = add(xin, zero), add(yin, zero)
     return _sample_batch(x, yin, xin, interpolation, fill_mode, fill_value, dtype, data_format,
                          ndim)
@@ -631,8 +649,8 @@ def affine_transform(images, transform, interpolation="bilinear", fill_mode="con
     Keras: ``keras.ops.image.affine_transform``.  Keras's JAX/NumPy/Torch backends
     ignore ``c0, c1`` (JAX actually adds ``c * channel`` to the coordinates); we apply
     the documented projective division, as TensorFlow does, which is the same whenever
-    ``c0 = c1 = 0``.  The result has the input dtype (computed in float32; integers
-    rounded half away from zero and saturated).  Equivalent:
+    ``c0 = c1 = 0``.  The result has the input dtype (computed in float32, float64 in
+    64-bit mode; integers rounded half away from zero and saturated).  Equivalent:
     ``tf.raw_ops.ImageProjectiveTransformV3``.
 
     Example:
@@ -657,7 +675,7 @@ def affine_transform(images, transform, interpolation="bilinear", fill_mode="con
 
 @affine_transform.reference
 def _affine_ref(images, transform, interpolation, fill_mode, fill_value, data_format):
-    t = cast(transform, _F32)
+    t = cast(transform, _work(images, transform))
     if len(transform.shape) == 1:
         t = expand_dims(t, 0)
     params = [reshape(get_item(t, (slice(None), i)), (-1, 1, 1)) for i in range(8)]
@@ -706,8 +724,8 @@ def perspective_transform(images, start_points, end_points, interpolation="bilin
     ``start_points``; sampling as `affine_transform` with ``fill_mode="constant"``.
     Keras: ``keras.ops.image.perspective_transform`` (which solves the 8x8 system;
     we use the closed form square-to-quad construction, the same map).  The result has
-    the input dtype (computed in float32; integers rounded half away from zero and
-    saturated).
+    the input dtype (computed in float32, float64 in 64-bit mode; integers rounded half
+    away from zero and saturated).
 
     Example:
         >>> x = polyops.ops.ones((4, 4, 1))
@@ -758,8 +776,9 @@ def _adjugate(m):
 
 @perspective_transform.reference
 def _persp_ref(images, start_points, end_points, interpolation, fill_value, data_format):
-    s = cast(start_points, _F32)
-    e = cast(end_points, _F32)
+    work = _work(images, start_points, end_points)
+    s = cast(start_points, work)
+    e = cast(end_points, work)
     if len(start_points.shape) == 2:
         s, e = expand_dims(s, 0), expand_dims(e, 0)
     a = _square_to_quad(s)
@@ -820,8 +839,8 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
     Keras: ``keras.ops.image.map_coordinates``; the semantics are
     ``jax.scipy.ndimage.map_coordinates``, i.e. ``scipy.ndimage.map_coordinates`` with
     modes "grid-constant"/"nearest"/"grid-wrap"/"mirror"/"reflect".  The result has the
-    input dtype (computed in float32; integers rounded half away from zero and
-    saturated).
+    input dtype (computed in float32, float64 in 64-bit mode; integers rounded half away
+    from zero and saturated).
 
     Example:
         >>> x = polyops.ops.convert_to_tensor([0.0, 10.0, 20.0])
@@ -839,10 +858,10 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
 
 @map_coordinates.reference
 def _mc_ref(inputs, coordinates, order, fill_mode, fill_value):
-    dtype = _dtypes.standardize_dtype(inputs.dtype)
+    dtype, work = _dtype(inputs), _work(inputs, coordinates)
     sizes = tuple(_shape(inputs))
-    table = reshape(cast(inputs, _F32), (-1, 1))
-    c = cast(coordinates, _F32)
+    table = reshape(cast(inputs, work), (-1, 1))
+    c = cast(coordinates, work)
     coords = [get_item(c, i) for i in range(len(sizes))]
     out = _interp(table, sizes, coords, order, fill_mode, fill_value)
     return _cast_back(squeeze(out, -1), dtype)
@@ -853,8 +872,8 @@ def _mc_ref(inputs, coordinates, order, fill_mode, fill_value):
 # ---------------------------------------------------------------------------------
 
 
-def _elastic_field(seed, batch, h, w, alpha, sigma):
-    """Displaced sampling coordinates (y, x), each (batch, h, w) float32, from numpy's
+def _elastic_field(seed, batch, h, w, alpha, sigma, work=_F32):
+    """Displaced sampling coordinates (y, x), each (batch, h, w) of dtype ``work``, from numpy's
     ``default_rng(seed)``: two standard normal fields times ``sigma``, blurred by a
     Gaussian of ``sigma`` (kernel ``int(6 sigma) | 1``, zero padding), times ``alpha``."""
     rng = np.random.default_rng(seed)
@@ -875,7 +894,7 @@ def _elastic_field(seed, batch, h, w, alpha, sigma):
     dx = np.einsum("ij,bjk,lk->bil", bh, dx, bw)
     dy = np.einsum("ij,bjk,lk->bil", bh, dy, bw)
     gy, gx = np.meshgrid(np.arange(h), np.arange(w), indexing="ij")
-    return ((gy + alpha * dy).astype(np.float32), (gx + alpha * dx).astype(np.float32))
+    return ((gy + alpha * dy).astype(work), (gx + alpha * dx).astype(work))
 
 
 def _elastic_check(op, interpolation, fill_mode, fill_value, seed, alpha, sigma, data_format):
@@ -927,8 +946,8 @@ def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear",
     constant of the static shape): the numbers differ from Keras's, but a given integer
     ``seed`` gives the same result on every backend and every call (``seed=None``: fresh
     noise).  Keras's JAX backend draws the x and y fields from the same key (identical
-    fields); ours are independent.  The result has the input dtype (computed in float32;
-    integers rounded half away from zero and saturated).
+    fields); ours are independent.  The result has the input dtype (computed in float32,
+    float64 in 64-bit mode; integers rounded half away from zero and saturated).
 
     Example:
         >>> x = polyops.ops.ones((8, 8, 3))
@@ -947,9 +966,10 @@ def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear",
 
 @elastic_transform.reference
 def _elastic_ref(images, alpha, sigma, interpolation, fill_mode, fill_value, seed, data_format):
-    x, dtype, ndim = _f32_batch(images, data_format)
+    work = _work(images)
+    x, dtype, ndim = _f32_batch(images, data_format, work)
     b, h, w, _ = tuple(_shape(x))
-    yin, xin = _elastic_field(seed, b, h, w, alpha, sigma)
+    yin, xin = _elastic_field(seed, b, h, w, alpha, sigma, work)
     return _sample_batch(x, convert_to_tensor(yin), convert_to_tensor(xin), interpolation,
                          fill_mode, fill_value, dtype, data_format, ndim)
 

@@ -687,7 +687,8 @@ def _istft_ref(x, sequence_length, sequence_stride, fft_length, length=None, win
 
 # ===== view_as_complex, view_as_real ====================================================
 # Kernel contract of view_as_complex: one floating tensor (ints arrive as floatx) of shape
-# (..., 2); returns complex64 of shape (...): x[..., 0] + 1j * x[..., 1].  Never called on
+# (..., 2); returns complex64 (complex128 for float64, in 64-bit mode) of shape (...):
+# x[..., 0] + 1j * x[..., 1].  Never called on
 # a backend without complex64 (prepare raises TypeError there).
 # Kernel contract of view_as_real: one tensor (complex64, or a real floating dtype; ints
 # arrive as floatx); returns (..., 2) of the parts' dtype (complex64 -> float32): the real
@@ -718,8 +719,9 @@ def _vac_prepare(x):
 def view_as_complex(x):
     """A complex64 tensor from a real tensor of shape ``(..., 2)`` (real, imaginary parts).
 
-    Keras: ``keras.ops.view_as_complex``; PyTorch: ``torch.view_as_complex``.  Always
-    complex64 (as Keras).  Backends without complex dtypes (openvino) raise TypeError.
+    Keras: ``keras.ops.view_as_complex``; PyTorch: ``torch.view_as_complex``.  complex64
+    (as Keras), complex128 from float64 in 64-bit mode.  Backends without complex dtypes
+    (openvino) raise TypeError.
 
     Example:
         >>> polyops.ops.view_as_complex(polyops.ops.convert_to_tensor([[1., 2.], [3., 4.]]))
@@ -728,14 +730,18 @@ def view_as_complex(x):
     check_tensor("view_as_complex", "x", x)
     shape = shape_of(x)
     _vac_check(shape)
-    _float_parts((key(x),))
-    return spec(shape[:-1], "complex64")
+    (dtype,) = _float_parts((key(x),))
+    return spec(shape[:-1], _COMPLEX_OF.get(dtype, "complex64"))
+
+
+_COMPLEX_OF = {"float64": "complex128"}  # (float64 reaches the rule in 64-bit mode only)
 
 
 @view_as_complex.reference
 def _view_as_complex_ref(x):
-    re = cast(get_item(x, (Ellipsis, 0)), "complex64")
-    im = cast(get_item(x, (Ellipsis, 1)), "complex64")
+    ctype = _COMPLEX_OF.get(_dtypes.standardize_dtype(x.dtype), "complex64")
+    re = cast(get_item(x, (Ellipsis, 0)), ctype)
+    im = cast(get_item(x, (Ellipsis, 1)), ctype)
     return add(re, multiply(im, 1j))
 
 

@@ -353,7 +353,7 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
     ``is_causal`` keeps ``t >= s``; masked logits get a large negative value, so a fully
     masked row averages the values (as Keras' JAX/NumPy backends).  ``scale`` defaults
     to ``1 / sqrt(H)``.  Logits and softmax compute in float32 (float16/bfloat16 cast
-    back at the end).  ``attn_logits_soft_cap`` caps the logits as ``cap * tanh(logits
+    back at the end; float64, in 64-bit mode, computes in float64).  ``attn_logits_soft_cap`` caps the logits as ``cap * tanh(logits
     / cap)`` before masking on every backend (Keras allows it on JAX TPU only).
     ``flash_attention`` is a hint with no effect on the result here.
 
@@ -386,14 +386,15 @@ def _attention_ref(query, key, value, bias=None, mask=None, scale=None, is_causa
     b, t, n, h = _shape(query)
     _, s, k, _ = _shape(key)
     g = n // k if k else 1
-    q = reshape(cast(query, "float32"), (b, t, k, g, h))
-    kf, vf = cast(key, "float32"), cast(value, "float32")
+    wide = "float64" if dtype == "float64" else "float32"  # (float64: 64-bit mode only)
+    q = reshape(cast(query, wide), (b, t, k, g, h))
+    kf, vf = cast(key, wide), cast(value, wide)
     if scale is None:
         scale = 1.0 / math.sqrt(h) if h else 1.0
     logits = multiply(einsum("btkgh,bskh->bkgts", q, kf), scale)
     logits = reshape(logits, (b, n, t, s))
     if bias is not None:
-        logits = add(logits, cast(bias, "float32"))
+        logits = add(logits, cast(bias, wide))
     if attn_logits_soft_cap is not None:
         logits = multiply(tanh(divide(logits, attn_logits_soft_cap)), attn_logits_soft_cap)
     keep = None

@@ -113,8 +113,9 @@ _FMAX = {
     "complex128": 1.7976931348623157e308,
 }
 # the signed integer dtype of the same width as a floating dtype (bit views)
-_BITS = {"float32": "int32", "float16": "int16", "bfloat16": "int16"}
-_QNAN_BITS = {"float32": 0x7FC00000, "float16": 0x7E00, "bfloat16": 0x7FC0}  # quiet NaN
+_BITS = {"float64": "int64", "float32": "int32", "float16": "int16", "bfloat16": "int16"}
+_QNAN_BITS = {"float64": 0x7FF8000000000000, "float32": 0x7FC00000, "float16": 0x7E00,
+              "bfloat16": 0x7FC0}  # quiet NaN (float64: 64-bit mode)
 _ORD_PRESERVE = _promote.ordered(_promote.preserve)
 _ORD_FLOATING = _promote.ordered(_promote.floating)
 _PI = math.pi

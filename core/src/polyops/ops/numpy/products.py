@@ -560,7 +560,8 @@ def _slogdet_ref(x):
     upper = _const([[i < j for j in range(n)] for i in range(n)], "bool")
     inversions = logical_and(greater(reshape(order, batch + (n, 1)), order), upper)
     flips = add(sum(inversions, (-2, -1)), sum(less(piv, 0.0), (-2, -1)))
-    sign = where(equal(mod(flips, 2), 1), -1.0, 1.0)
+    # (cast: the weak -1.0/1.0 alone give floatx, not float64 in 64-bit mode)
+    sign = cast(where(equal(mod(flips, 2), 1), -1.0, 1.0), _dt(x))
     logdet = sum(log(abs(piv)), (-2, -1))
     singular = any(equal(piv, 0.0), (-2, -1))  # NumPy: LAPACK found a zero pivot
     sign = where(singular, 0.0, sign)

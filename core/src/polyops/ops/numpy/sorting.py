@@ -423,8 +423,8 @@ def histogram(x, bins=10, range=None):
     half-open but the last, which includes its right edge; values outside are not
     counted.  Both results have the float dtype of ``x`` (floatx for ints and bools),
     as ``jnp.histogram``: ``(bins,)`` counts and ``(bins + 1,)`` edges.  Edges are
-    computed in float32 (NumPy: float64, then rounded), so a value within an ulp of
-    an edge may fall in the neighbouring bin.  With ``range=None`` and NaN or inf in
+    computed in float32 (float64 for float64 ``x`` in 64-bit mode; NumPy: float64, then
+    rounded), so a value within an ulp of an edge may fall in the neighbouring bin.  With ``range=None`` and NaN or inf in
     ``x``, NumPy raises; polyops gives NaN edges and unspecified counts.
 
     Example:
@@ -440,19 +440,20 @@ def histogram(x, bins=10, range=None):
 @histogram.reference
 def _histogram_ref(x, bins=10, range=None):
     fdt = _promote.floating((_dtype_of(x),))[0]
+    work = "float64" if fdt == "float64" else "float32"  # (float64: 64-bit mode only)
     flat = _flat(x)
     n = _shape_of(flat)[0]
     if range is not None or n == 0:
         lo, hi = range if range is not None else (0.0, 1.0)
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        lo_t, hi_t = full((), lo, "float32"), full((), hi, "float32")
+        lo_t, hi_t = full((), lo, work), full((), hi, work)
     else:
-        x32 = cast(flat, "float32")
-        lo_t, hi_t = min(x32), max(x32)
+        xw = cast(flat, work)
+        lo_t, hi_t = min(xw), max(xw)
         same = equal(lo_t, hi_t)
         lo_t, hi_t = where(same, subtract(lo_t, 0.5), lo_t), where(same, add(hi_t, 0.5), hi_t)
-    i = arange(0, bins + 1, 1, dtype="float32")
+    i = arange(0, bins + 1, 1, dtype=work)
     edges = add(lo_t, multiply(i, divide(subtract(hi_t, lo_t), bins)))
     edges = cast(where(equal(i, bins), hi_t, edges), fdt)
     values = cast(flat, fdt)

@@ -67,17 +67,19 @@ def histogram(x, bins, range):
     flat = x.reshape(-1)
     n = flat.shape[0]
     # the edges exactly as core's reference: float32 lo + i * ((hi - lo) / bins), last = hi
+    # (float64 for float64 x, in 64-bit mode)
+    work = fdt if fdt == jnp.float64 else _F32
     if range is not None or n == 0:  # NumPy's range of no values: (0, 1)
         lo, hi = range if range is not None else (0.0, 1.0)
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        lo_t, hi_t = jnp.full((), lo, _F32), jnp.full((), hi, _F32)
+        lo_t, hi_t = jnp.full((), lo, work), jnp.full((), hi, work)
     else:
-        x32 = flat.astype(_F32)
-        lo_t, hi_t = jnp.min(x32), jnp.max(x32)
+        xw = flat.astype(work)
+        lo_t, hi_t = jnp.min(xw), jnp.max(xw)
         same = lo_t == hi_t
         lo_t, hi_t = jnp.where(same, lo_t - 0.5, lo_t), jnp.where(same, hi_t + 0.5, hi_t)
-    i = jnp.arange(bins + 1, dtype=_F32)
+    i = jnp.arange(bins + 1, dtype=work)
     edges = lo_t + i * ((hi_t - lo_t) / bins)
     edges = _as(jnp.where(i == bins, hi_t, edges), fdt)
     values = _as(flat, fdt)

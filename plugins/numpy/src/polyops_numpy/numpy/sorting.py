@@ -77,18 +77,20 @@ def histogram(x, bins, range):
     flat = x.reshape(-1)
     n = flat.shape[0]
     # the edges exactly as core's reference: float32 lo + i * ((hi - lo) / bins), last = hi
+    # (float64 for float64 x: 64-bit mode)
+    work = np.float64 if fdt == np.float64 else np.float32
     if range is not None or n == 0:  # NumPy's range of no values: (0, 1)
         lo, hi = range if range is not None else (0.0, 1.0)
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        lo_t, hi_t = np.float32(lo), np.float32(hi)
+        lo_t, hi_t = work(lo), work(hi)
     else:
-        x32 = flat.astype(np.float32)
-        lo_t, hi_t = np.min(x32), np.max(x32)  # NaN propagates: NaN edges, no counts
+        xw = flat.astype(work)
+        lo_t, hi_t = np.min(xw), np.max(xw)  # NaN propagates: NaN edges, no counts
         if lo_t == hi_t:
-            lo_t, hi_t = lo_t - np.float32(0.5), hi_t + np.float32(0.5)
-    i = np.arange(bins + 1, dtype=np.float32)
-    edges = lo_t + i * ((hi_t - lo_t) / np.float32(bins))
+            lo_t, hi_t = lo_t - work(0.5), hi_t + work(0.5)
+    i = np.arange(bins + 1, dtype=work)
+    edges = lo_t + i * ((hi_t - lo_t) / work(bins))
     edges[bins] = hi_t
     edges = edges.astype(fdt)
     # the reference's counts: hist[j] = #(v >= e[j]) - #(v >= e[j + 1]), the last bin

@@ -8,7 +8,7 @@ import builtins
 
 import numpy as np
 
-from .._graph import HALF_TYPES, T, TracedValueError, axes_const, const, etype, is_lazy, ops, run1
+from .._graph import HALF_TYPES, T, axes_const, const, etype, is_lazy, ops, run1
 from .._graph import run1_dyn
 
 
@@ -298,19 +298,20 @@ def _slice(x, starts, stops, axes):
 
 
 def _wide(x):
-    """True for 8-byte dtypes, which the CPU plugin narrows in most nodes."""
-    return x.dtype.itemsize == 8
+    """True for 8-byte arrays, which the CPU plugin narrows in most nodes (a recorded
+    8-byte value is its 32-bit stand-in already: False, see _graph._NARROW)."""
+    return x.dtype.itemsize == 8 and not is_lazy(x)
 
 
 def _bits32(x):
     """An 8-byte array as int32 pairs on a new last axis (data-movement models keep the
     bits exactly); other arrays as they are.  Returns (array, undo)."""
-    if x.dtype.itemsize != 8:
+    if x.dtype.itemsize != 8 or is_lazy(x):
+        # (a recorded 64-bit value is its 32-bit stand-in already, see _graph._NARROW)
         return x, lambda r: r
-    if is_lazy(x):  # there is no bitcast node: the pairs exist only on the host
-        raise TracedValueError(f"moving {x.dtype} data exactly needs the host (int32 pairs); "
-                               "it cannot be recorded in one OpenVINO model")
-    x = np.ascontiguousarray(x)
+    x = np.asarray(x)
+    if not x.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d array 1-d)
+        x = x.copy(order="C")
     dtype = x.dtype
 
     def undo(r):

@@ -15,7 +15,7 @@ from ..core import _np_dtype
 from ._common import (
     _F32, _FLOAT, _I32, _UNSIGNED, _WIDE_INT, _binary, _binary_build, _bmax, _conv,
     _cpu_type, _eq, _exp, _extremum, _flip, _float_divmod, _int_divmod, _kind, _lt,
-    _nan_aware, _nonzero, _reduce_plan, _slice, _unary, _unary_build, _unflip,
+    _nan_aware, _nonzero, _reduce_plan, _slice, _unary, _unary_build, _unflip, _bits32, _wide,
 )
 
 
@@ -271,6 +271,11 @@ def _where_build(c, a, b):
 
 
 def where(condition, x1, x2):
+    if _wide(x1) and _wide(x2) and not is_lazy(condition):  # (one dtype: core promoted them)
+        # 8-byte values as int32 pairs (see _bits32): selected with every bit kept
+        (a, undo), (b, _) = _bits32(x1), _bits32(x2)
+        c = np.asarray(condition)[..., None]
+        return undo(run1_dyn(("where",), _where_build, c, a, b))
     return run1_dyn(("where",), _where_build, condition, x1, x2)
 
 
@@ -441,6 +446,11 @@ def concatenate(xs, axis):
     parts = [x for x in xs if np.size(x)]
     if len(parts) == 1:
         return _copy(parts[0])
+    if builtins.all(_wide(x) for x in parts):  # 8-byte values as int32 pairs (see _bits32)
+        ax = axis % parts[0].ndim
+        pairs = [_bits32(x) for x in parts]
+        return pairs[0][1](run1_dyn(("concatenate", ax), lambda *ps: ops.concat(list(ps), ax),
+                                    *[b for b, _ in pairs]))
 
     def build(*ps):
         return ops.concat(list(ps), axis)
@@ -454,13 +464,21 @@ def broadcast_to(x, shape):
         # nothing to broadcast; OpenVINO's Broadcast of a 0-d tensor to () crashes the process
         return _copy(x)
 
-    def build(p):
-        return ops.broadcast(p, axes_const(shape))
+    extra = (2,) if _wide(x) else ()  # 8-byte values as int32 pairs (see _bits32)
 
-    return run1_dyn(("broadcast_to", shape), build, x)
+    def build(p):
+        return ops.broadcast(p, axes_const(shape + extra))
+
+    xb, undo = _bits32(x)
+    return undo(run1_dyn(("broadcast_to", shape), build, xb))
 
 
 def take(x, indices, axis):
+    wide = _wide(x) and not is_lazy(indices)  # 8-byte values as int32 pairs (see _bits32)
+    if wide and axis is None:
+        x, axis = np.reshape(x, -1), 0
+    elif wide:
+        axis %= x.ndim
     shape = tuple(np.shape(x))
     ishape = tuple(np.shape(indices))
     if axis is None:
@@ -480,10 +498,13 @@ def take(x, indices, axis):
         i = _conv(i, _I32)
         bad = ops.logical_or(ops.less(i, const(-n, _I32)), ops.greater_equal(i, const(n, _I32)))
         g = ops.gather(p, ops.select(bad, const(0, _I32), i), const(ax, T.i64))
-        rest = len(out) - ax - len(ishape)
+        rest = len(out) - ax - len(ishape) + wide
         bad = ops.reshape(bad, axes_const([1] * ax + list(ishape) + [1] * rest), False)
         return ops.select(bad, ops.convert_like(const(0, _I32), g), g)
 
+    if wide:
+        xb, undo = _bits32(x)
+        return undo(run1(("take", axis, "pairs"), build, xb, indices))
     return run1(("take", axis), build, x, indices)
 
 

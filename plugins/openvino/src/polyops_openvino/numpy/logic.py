@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 import openvino as ov
 
-from .._graph import BF16, T, const, etype, is_lazy, ops
+from polyops.plugin import reference
+
+from .._graph import BF16, T, TracedValueError, const, etype, is_lazy, ops
 from .._graph import copy as _copy
 from ..core import _np_dtype
 from .._graph import run1_dyn
@@ -77,6 +79,17 @@ def view(x, dtype):
 # ===== float predicates =============================================================
 
 
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def nextafter(x1, x2):
+    if x1.dtype == np.float64 and not is_lazy(x1) and not is_lazy(x2):
+        # on the host: core's reference steps the int64 bit pattern, which the CPU plugin
+        # would compute in 32 bits (see _graph._NARROW)
+        return np.nextafter(x1, x2)
+    return reference("nextafter")(x1, x2)
+
+
 def _fconst(value, t):
     """``value`` rounded once to the float type ``t`` (as NumPy casts a Python float)."""
     with np.errstate(over="ignore"):
@@ -126,5 +139,16 @@ def _nan_to_num_build(nan, posinf, neginf):
 def nan_to_num(x, nan, posinf, neginf):
     if _kind(x) != "f":
         return _copy(x)
+    if x.dtype == np.float64:
+        # on the host, every bit kept: float64's default posinf (1.8e308) has no f32 value
+        if is_lazy(x):
+            if any(np.isfinite(v) and abs(v) > _F32_MAX for v in (nan, posinf, neginf)):
+                raise TracedValueError("nan_to_num: a float64 replacement beyond float32's "
+                                       "range is exact only eagerly (on the host)")
+            return run1_dyn(("nan_to_num", repr((nan, posinf, neginf))),
+                            _nan_to_num_build(nan, posinf, neginf), x)
+        v = [np.asarray(a, np.float64) for a in (nan, posinf, neginf)]
+        out = np.where(np.isnan(x), v[0], x)
+        return np.where(x == np.inf, v[1], np.where(x == -np.inf, v[2], out))
     key = ("nan_to_num", repr((nan, posinf, neginf)))
     return run1_dyn(key, _nan_to_num_build(nan, posinf, neginf), x)

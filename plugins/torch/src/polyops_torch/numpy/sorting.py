@@ -89,18 +89,19 @@ def histogram(x, bins, range):
 
     fdt = x.dtype if x.is_floating_point() else TORCH_DTYPES[config.floatx()]
     flat = x.reshape(-1)
+    work = _F64 if fdt == _F64 else _F32  # (float64: 64-bit mode)
     if range is not None or flat.numel() == 0:
         lo, hi = range if range is not None else (0.0, 1.0)
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        lo_t, hi_t = torch.tensor(lo, dtype=_F32), torch.tensor(hi, dtype=_F32)
+        lo_t, hi_t = torch.tensor(lo, dtype=work), torch.tensor(hi, dtype=work)
     else:
-        x32 = flat.to(_F32)
-        lo_t, hi_t = torch.min(x32), torch.max(x32)
+        xw = flat.to(work)
+        lo_t, hi_t = torch.min(xw), torch.max(xw)
         same = lo_t == hi_t
         lo_t, hi_t = torch.where(same, lo_t - 0.5, lo_t), torch.where(same, hi_t + 0.5, hi_t)
-    # the edges of the reference, in float32
-    i = torch.arange(bins + 1, dtype=_F32)
+    # the edges of the reference, in float32 (float64 for float64 x)
+    i = torch.arange(bins + 1, dtype=work)
     edges = torch.where(i == bins, hi_t, lo_t + i * ((hi_t - lo_t) / bins)).to(fdt)
     values = flat.to(fdt)
     # bin j holds e[j] <= v < e[j+1], the last also v == e[bins]
