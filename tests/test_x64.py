@@ -40,17 +40,24 @@ FIXED_WIDTH = {
 NOT_WIDENED = {
     "view": "a bit view: widening the input changes the item size, so the shape and values",
 }
+# ... and records whose NumPy expectation is rounded to float32 on purpose, where the
+# float64 result is finite but float32's overflows (the gradient table's finite
+# differences rely on that rounding)
+NOT_WIDENED.update({
+    "expm1-special": "the expectation is rounded to float32: expm1(89) is inf there",
+    "hypot-huge-tiny": "the expectation is rounded to float32: hypot of 3e38s is inf there",
+})
 CASES = [(rec, d) for rec, d in cases()
-         if d in ("float32", "int32", "complex64") and rec.name not in NOT_WIDENED]
+         if d in ("float32", "int32", "complex64")
+         and rec.name not in NOT_WIDENED and rec.case_id not in NOT_WIDENED]
 # (case id, backend) -> why it fails: strict xfails, as in tests/xfails.py
 XFAILS = {
     **{(case, "openvino"): "openvino has no complex dtype (TypeError naming the op)"
        for case in ("eig-float32", "view_as_complex-complex64", "view_as_real-complex64",
                     "polar-float32", "polar-broadcast-float32")},
     **{(case, "openvino"): "openvino computes float64 in float32: results past float32's "
-                           "range (expm1(89), hypot 4.2e38, ldexp to 7.5e301, 1e100) are inf"
-       for case in ("expm1-special-float32", "hypot-huge-tiny-float32", "ldexp-extreme-float32",
-                    "logspace-tensors-float32")},
+                           "range (ldexp to 7.5e301, 1e100) are inf"
+       for case in ("ldexp-extreme-float32", "logspace-tensors-float32")},
     ("left_shift-int32", "openvino"):
         "openvino computes int64 in 32 bits: shifted values up to 2**47 wrap",
 }

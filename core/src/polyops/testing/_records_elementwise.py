@@ -21,14 +21,8 @@ def _as(a, dtype):
 
 def _f64(fn):
     """The NumPy function computed in float64 (ints and bools included), rounded to float32
-    (so that a result beyond float32's range is inf, as the op's float32 result), or kept
-    in float64 for float64 inputs (64-bit mode)."""
-    def fn64(*xs):
-        wide = any(np.asarray(x).dtype == np.float64 for x in xs)
-        out = fn(*(np.asarray(x).astype(np.float64) for x in xs))
-        return np.float64(out) if wide else np.float32(out)
-
-    return fn64
+    (so that a result beyond float32's range is inf, as the op's float32 result)."""
+    return lambda *xs: np.float32(fn(*(np.asarray(x).astype(np.float64) for x in xs)))
 
 
 def _specials(values):

@@ -70,7 +70,13 @@ def repeat(x, repeats, axis):
         x, axis = x.reshape(-1), 0
     if isinstance(repeats, tuple):
         repeats = torch.tensor(repeats, dtype=torch.int64)
+    signed = _SAME_BITS.get(x.dtype)
+    if signed is not None:  # torch's index_select has no uint16/32/64 kernel: move the bits
+        return torch.repeat_interleave(x.view(signed), repeats, axis).view(x.dtype)
     return torch.repeat_interleave(x, repeats, axis)
+
+
+_SAME_BITS = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
 
 
 def tile(x, repeats):
