@@ -67,3 +67,51 @@ def test_numpy_backend_learns_bfloat16_from_user_arrays():
         "print(np.isnan(ops.sort(a, axis=-1)[0, -1]))\n"
     )
     assert _run(code) == ["bfloat16", "bfloat16", "bfloat16", "True"]
+
+
+def test_backends_are_found_without_importlib_metadata():
+    """Entry points are read from the distributions' entry_points.txt directly:
+    ``importlib.metadata`` costs ~20 ms of every start (issue 17's cold start)."""
+    code = ("import sys, polyops\n"
+            "print(sorted(polyops.available_backends()) != [], 'importlib.metadata' in sys.modules)")
+    assert _run(code) == ["True", "False"]
+
+
+@pytest.mark.parametrize("group", ["polyops.backends", "console_scripts"])
+def test_entry_points_agree_with_importlib_metadata(group):
+    import importlib.metadata
+
+    from polyops import _entrypoints
+
+    def rows(eps):
+        return sorted((e.name, e.value, e.dist.name, e.dist.version) for e in eps)
+
+    theirs = rows(importlib.metadata.entry_points(group=group))
+    assert theirs, f"nothing installed declares {group!r}: the comparison would be empty"
+    assert rows(_entrypoints.entry_points(group)) == theirs
+
+
+def test_generated_public_functions_are_cached_like_bytecode(tmp_path):
+    """The public functions' generated code is compiled once and then read from a cache
+    beside the .pyc files (``sys.pycache_prefix`` here), unless bytecode may not be
+    written; the functions from the cache behave the same."""
+    import os
+
+    code = ("import sys, polyops; from polyops import ops, _public\n"
+            "polyops.set_backend('numpy')\n"
+            "print(_public._compiled, len(_public._used), float(ops.sum(ops.add(ops.ones((3,)), 1.0))))")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+    def run(prefix, **extra):
+        out = subprocess.run([sys.executable, "-X", f"pycache_prefix={prefix}", "-c", code],
+                             capture_output=True, text=True, env={**env, **extra})
+        assert out.returncode == 0, out.stderr[-2000:]
+        return out.stdout.split()
+
+    compiled, used, value = run(tmp_path / "a")
+    assert int(compiled) == int(used) > 100 and value == "6.0"
+    assert len(list((tmp_path / "a").rglob("_public_generated.*"))) == 1
+    assert run(tmp_path / "a") == ["0", used, "6.0"]  # all from the cache
+    # no bytecode written: no cache written either
+    assert run(tmp_path / "b", PYTHONDONTWRITEBYTECODE="1")[0] == used
+    assert not list((tmp_path / "b").rglob("_public_generated.*"))

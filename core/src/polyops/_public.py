@@ -23,6 +23,8 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import marshal
+import os
 import sys
 from typing import Callable
 
@@ -147,14 +149,7 @@ def generate(op: Op, rule: Callable, namespace: dict) -> Callable:
             src = _FOLDED.format(params=", ".join(params), call=", ".join(call), body=body,
                                  check=_CHECKS[kind].format(x=x, y=y, z=z), guard=guard,
                                  args=args, given=given)
-        if _FLAT_LINES:  # `locate` maps the whole body to the rule's first line
-            exec(compile(src, "<polyops generated op>", "exec"), namespace)
-        else:  # Python 3.10: the same through the AST (slower: import time matters)
-            tree = ast.parse(src)
-            for node in ast.walk(tree):
-                if "lineno" in node._attributes:
-                    node.lineno = node.end_lineno = 1
-            exec(compile(tree, "<polyops generated op>", "exec"), namespace)
+        exec(_code(src), namespace)
         make = _MAKERS[key] = namespace.pop("_make")
     fn = make(op.index, op.prepare, op)
     code = rule.__code__
@@ -174,6 +169,89 @@ def generate(op: Op, rule: Callable, namespace: dict) -> Callable:
     fn.reference = lambda ref: _set_ref(op, ref)
     fn.host_reference = lambda ref: _set_ref(op, ref, host=True)
     return fn
+
+
+# -- generated code, cached on disk ------------------------------------------------------
+# Compiling the ~150 distinct public-function sources costs ~30 ms of every start-up; like
+# Python's own .pyc files, the code objects are kept in the package's __pycache__ (keyed
+# by their source text, for this interpreter's cache tag), read in one marshal load, and
+# written (when bytecode may be written there) after the catalogue has loaded.
+_CACHE_VERSION = 1
+_cache: dict | None = None  # source -> code object, from the file
+_used: dict = {}  # source -> code object, of this process
+_cache_dirty = False
+
+
+_compiled = 0  # sources compiled (not found in the cache) by this process
+
+
+def _cache_path() -> str | None:
+    """Where the cache lives: beside this module's own .pyc (``__pycache__``, or the tree
+    under ``sys.pycache_prefix`` when that is set, as for .pyc files)."""
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return None
+    here = os.path.dirname(os.path.abspath(__file__))
+    folder = (os.path.join(here, "__pycache__") if sys.pycache_prefix is None
+              else os.path.join(sys.pycache_prefix, here.lstrip(os.sep)))
+    return os.path.join(folder, f"_public_generated.{tag}.marshal")
+
+
+def _code(src: str):
+    """The code object of a generated source: from the cache, else compiled."""
+    global _cache, _cache_dirty, _compiled
+    if _cache is None:
+        _cache = _read_cache()
+    code = _used.get(src) or _cache.get(src)
+    if code is None:
+        if _FLAT_LINES:  # `locate` maps the whole body to the rule's first line
+            code = compile(src, "<polyops generated op>", "exec")
+        else:  # Python 3.10: the same through the AST (slower: import time matters)
+            tree = ast.parse(src)
+            for node in ast.walk(tree):
+                if "lineno" in node._attributes:
+                    node.lineno = node.end_lineno = 1
+            code = compile(tree, "<polyops generated op>", "exec")
+        _cache_dirty = True
+        _compiled += 1
+    _used[src] = code
+    return code
+
+
+def _read_cache() -> dict:
+    path = _cache_path()
+    if path is None:
+        return {}
+    try:
+        with open(path, "rb") as f:
+            version, table = marshal.load(f)
+    except Exception:  # none yet, unreadable, or written by another build: compile
+        return {}
+    return table if version == (_CACHE_VERSION, _version()) and type(table) is dict else {}
+
+
+def save_cache() -> None:
+    """Write the generated code this process used, when any of it was compiled here and
+    bytecode may be written (``PYTHONDONTWRITEBYTECODE`` unset, the folder writable)."""
+    global _cache_dirty
+    path = _cache_path()
+    if not _cache_dirty or path is None or sys.dont_write_bytecode:
+        return
+    _cache_dirty = False
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            marshal.dump(((_CACHE_VERSION, _version()), dict(_used)), f)
+        os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new
+    except OSError:
+        pass  # a read-only install: compile on each start, as before
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
 
 
 def aliases(op: Op) -> dict[str, str]:

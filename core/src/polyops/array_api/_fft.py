@@ -76,19 +76,18 @@ def extension(ns, c) -> types.ModuleType:
             raise ValueError(f"{op}: expected n >= 1, got {n}")
         return n
 
-    def complex_input(x, op):
+    def typed_input(x, op, dtypes, what):
         t = un(x, op)
         d = c.dtype_of(t)
-        if d not in _REAL:
-            raise TypeError(f"{op}: expected a complex array, got dtype {d}")
+        if d not in dtypes:
+            raise TypeError(f"{op}: expected a {what} array, got dtype {d}")
         return t
 
+    def complex_input(x, op):
+        return typed_input(x, op, _REAL, "complex")  # (_REAL's keys: the complex dtypes)
+
     def real_input(x, op):
-        t = un(x, op)
-        d = c.dtype_of(t)
-        if d not in _COMPLEX:
-            raise TypeError(f"{op}: expected a real floating array, got dtype {d}")
-        return t
+        return typed_input(x, op, _COMPLEX, "real floating")
 
     def one(name, inverse):
         def fn(x, /, *, n=None, axis=-1, norm="backward"):

@@ -369,17 +369,7 @@ def install(ns, c):
     ns.unique_inverse, ns.unique_values = unique_inverse, unique_values
 
     # -- utility ------------------------------------------------------------------------
-    def logical(name, op):
-        def fn(x, /, *, axis=None, keepdims=False):
-            t = un(x, name)
-            axes = norm_axes(axis, len(t.shape), name)
-            return wrap(run(op, t, axes, keepdims))
-
-        fn.__name__ = fn.__qualname__ = name
-        fn.__doc__ = f"Array API ``{name}``: ``polyops.ops.{name}``."
-        return fn
-
-    ns.all, ns.any = logical("all", ops.all), logical("any", ops.any)
+    ns.all, ns.any = c.reducer("all", ops.all), c.reducer("any", ops.any)
 
     def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
         """Array API ``diff``: ``ops.diff`` (prepend/append concatenated first)."""

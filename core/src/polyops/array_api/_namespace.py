@@ -142,6 +142,21 @@ class Context:
                             f"{self.name} backend has none")
         return kernel
 
+    def reducer(self, name: str, op, doc: str | None = None):
+        """``name(x, /, *, axis=None, keepdims=False)``: ``op(tensor, axes, keepdims)`` with
+        the standard's axis checks (``all``, ``any``, ``max``, ``min``, ``mean``)."""
+        from ._manipulation import norm_axes
+
+        un, run, wrap = self.un, self.run, self.wrap
+
+        def fn(x, /, *, axis=None, keepdims=False):
+            t = un(x, name)
+            return wrap(run(op, t, norm_axes(axis, len(t.shape), name), keepdims))
+
+        fn.__name__ = fn.__qualname__ = name
+        fn.__doc__ = doc or f"Array API ``{name}``: ``polyops.ops.{name}``."
+        return fn
+
     def join(self, re, im):
         """A complex tensor from its real and imaginary parts (``ops`` calls)."""
         from .. import ops

@@ -47,25 +47,8 @@ def install(ns, c):
     ns.sum = reduction("sum", ops.sum)
     ns.prod = reduction("prod", lambda t, a, k: ops.prod(t, a, k))
 
-    def extremum(name, op):
-        def fn(x, /, *, axis=None, keepdims=False):
-            t = un(x, name)
-            axes = norm_axes(axis, len(t.shape), name)
-            return wrap(run(op, t, axes, keepdims))
-
-        fn.__name__ = fn.__qualname__ = name
-        fn.__doc__ = f"Array API ``{name}``: ``polyops.ops.{name}``."
-        return fn
-
-    ns.max, ns.min = extremum("max", ops.max), extremum("min", ops.min)
-
-    def mean(x, /, *, axis=None, keepdims=False):
-        """Array API ``mean``: ``ops.mean``."""
-        t = un(x, "mean")
-        axes = norm_axes(axis, len(t.shape), "mean")
-        return wrap(run(ops.mean, t, axes, keepdims))
-
-    ns.mean = mean
+    ns.max, ns.min = c.reducer("max", ops.max), c.reducer("min", ops.min)
+    ns.mean = c.reducer("mean", ops.mean)
 
     def spread(name, op):
         def fn(x, /, *, axis=None, correction=0.0, keepdims=False):

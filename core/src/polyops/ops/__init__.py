@@ -16,3 +16,7 @@ __all__ += nn.__all__
 __all__ += numpy.__all__
 __all__ += math.__all__
 __all__ += linalg.__all__
+
+from .._public import save_cache as _save_cache  # noqa: E402
+
+_save_cache()  # the public functions' code, for the next start (see polyops._public)
