@@ -40,7 +40,7 @@ from ._symbolic import SymbolicTensor as SymbolicTensor
 
 __version__ = "0.1.0"
 
-_LAZY = ("ops", "random", "testing")
+_LAZY = ("ops", "random", "testing", "distribution")
 
 
 def __getattr__(name):
@@ -79,6 +79,7 @@ __all__ = [
     "device",
     "devices",
     "disable_jit",
+    "distribution",
     "grad",
     "jit",
     "ops",

@@ -49,6 +49,9 @@ class StateScope:
 
 
 _MISS = object()
+# set by polyops.distribution when imported: ``(variable, value) -> value`` laid out as the
+# variable's layout (from the current distribution at creation); None costs nothing
+_DISTRIBUTE = None
 
 
 class Variable:
@@ -76,6 +79,7 @@ class Variable:
     """
 
     __array_priority__ = 1000
+    _layout = None  # a polyops.distribution.TensorLayout, set inside a distribution's scope
 
     def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True,
                  name=None):
@@ -100,6 +104,8 @@ class Variable:
         self._value = value
         self._dtype = core.dtype(value)
         self._shape = tuple(core.shape(value))
+        if _DISTRIBUTE is not None:
+            self._value = _DISTRIBUTE(self, value)
 
     # -- reading ---------------------------------------------------------------------
     @property
@@ -148,6 +154,8 @@ class Variable:
         if shape != self._shape:
             raise ValueError(f"Variable.assign: {self.name!r} has shape {self._shape}, "
                              f"got a value of shape {shape}")
+        if self._layout is not None:
+            value = _DISTRIBUTE(self, value)
         scope = _SCOPE.get()
         if scope is None:
             self._value = value

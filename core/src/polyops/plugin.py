@@ -96,6 +96,15 @@ class Runtime:
             (`polyops.config.enable_x64`) switches, and at load when it is on: for a framework
             with a 64-bit switch of its own (jax's ``jax_enable_x64``).  None: the framework
             keeps whatever dtype core asks for.
+        distribution: optional: the backend's part of `polyops.distribution` (meshes,
+            layouts, many devices and processes), a namespace (or the name of a module,
+            imported on first use) with ``list_devices(device_type)``,
+            ``initialize(job_addresses, num_processes, process_id)``, ``num_processes()``,
+            ``process_id()``, ``to_backend_mesh(mesh)``, ``to_backend_layout(layout)``,
+            ``distribute_tensor(x, backend_layout)``, ``distribute_data_input(x,
+            backend_layout, batch_dim_name)`` and optionally ``distribute_variable`` (the
+            contract: docs/distribution.md).  None: one device in one process; a mesh of
+            more raises ValueError naming the backend.
         empty_tensors: whether the framework computes on zero-size tensors.  False (an
             engine that rejects them, like OpenVINO's): core answers every call with a
             zero-size operand, as for kernels marked with `nonempty`.
@@ -118,6 +127,7 @@ class Runtime:
     dtype_codes: Mapping[Any, str] | None = None
     empty_tensors: bool = True
     set_x64: Callable[[bool], None] | None = None
+    distribution: Any = None
 
 
 class BackendSpec:

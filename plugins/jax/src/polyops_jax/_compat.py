@@ -18,6 +18,7 @@ PRIVATE = (
     "jax._src.interpreters.ad:JVPTracer",
     "jax._src.interpreters.ad:LinearizeTracer",
     "jax._src.core:trace_ctx",
+    "jax._src.array:ArrayImpl",
 )
 
 _Tracer = jax.core.Tracer
@@ -45,6 +46,11 @@ def _tracer_type(transform):
 JVPTracer = private(PRIVATE[0]) or _tracer_type(lambda f: jax.jvp(f, (0.0,), (1.0,)))
 LinearizeTracer = private(PRIVATE[1]) or _tracer_type(lambda f: jax.linearize(f, 0.0))
 AD_TRACERS = (JVPTracer, LinearizeTracer)
+
+# The concrete array class.  Read by name, not from a value: making any array starts
+# XLA's backend, and ``jax.distributed.initialize`` (polyops.distribution.initialize)
+# must run before that; the fallback (a transfer) starts it.
+ARRAY_IMPL = private(PRIVATE[3])
 
 
 # ----- is jax computing on concrete values here? ------------------------------------------

@@ -40,7 +40,11 @@ def _set_x64(enabled: bool) -> None:
     for name, nd in _NP.items():  # in place: the kernels' modules hold this dict
         JAX_DTYPES[name] = nd if on else _NP[_DEMOTE.get(name, name)]
 
-_ArrayImpl = type(jnp.zeros(()))
+from ._compat import ARRAY_IMPL as _ARRAY_IMPL  # noqa: E402
+
+# (by name, so that loading the backend starts no XLA backend: `_compat.ARRAY_IMPL`;
+# else a transfer, not jnp.zeros: that compiles a computation, ~90 ms of the cold start)
+_ArrayImpl = _ARRAY_IMPL or type(jax.device_put(np.zeros((), np.float32)))
 _Tracer = jax.core.Tracer
 _NATIVE = (_ArrayImpl, jax.Array, _Tracer)
 _SCALARS = frozenset((bool, int, float, complex))
@@ -237,6 +241,7 @@ RUNTIME = Runtime(
     device_scope=_device_scope,
     devices=_devices,
     set_x64=_set_x64,
+    distribution="polyops_jax._distribution",  # imported on first use of polyops.distribution
 )
 
 
