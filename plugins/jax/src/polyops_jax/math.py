@@ -155,7 +155,8 @@ def in_top_k(targets, predictions, k):
 @functools.partial(jax.jit, static_argnums=(1, 2))
 def logsumexp(x, axis, keepdims):
     m = jnp.max(x, axis, keepdims=True, initial=-jnp.inf)
-    m = jnp.where(jnp.isfinite(m), m, 0.0)
+    # the shift cancels: off the tape (as jax.nn.logsumexp), its gradient is no work
+    m = jax.lax.stop_gradient(jnp.where(jnp.isfinite(m), m, 0.0))
     s = jnp.log(jnp.sum(jnp.exp(x - m), axis, keepdims=keepdims))
     if not keepdims:
         m = jnp.squeeze(m, tuple(range(x.ndim)) if axis is None else axis)

@@ -7,11 +7,19 @@ Inside a traced function the inner jit is simply inlined.
 
 from __future__ import annotations
 
+import functools
+
 import jax
 
-relu = jax.jit(jax.nn.relu)
-sigmoid = jax.jit(jax.nn.sigmoid)
-softmax = jax.jit(jax.nn.softmax, static_argnums=1)  # softmax(x, axis)
+# inline=True: eagerly a compiled call as before; inside a trace (polyops.jit, a jitted
+# gradient) the kernel's equations go into the enclosing jaxpr instead of a nested jit,
+# so the compiled graph is the one the same jax.nn code gives (issue 21: a nested jit is
+# linearized on its own, and its residuals can keep XLA from fusing forward and backward).
+_jit = functools.partial(jax.jit, inline=True)
+
+relu = _jit(jax.nn.relu)
+sigmoid = _jit(jax.nn.sigmoid)
+softmax = _jit(jax.nn.softmax, static_argnums=1)  # softmax(x, axis)
 
 
 # ===== activations =====
@@ -20,39 +28,36 @@ softmax = jax.jit(jax.nn.softmax, static_argnums=1)  # softmax(x, axis)
 # own); jax.nn's versions are custom_jvp functions (slow eagerly) and differ at the edges
 # (relu6 of ints is float there), so only log_softmax-style math is reused here.
 
-import functools  # noqa: E402
-
 import jax.numpy as jnp  # noqa: E402
 
 from .numpy._common import _jit_exact  # noqa: E402
 
-_jit1 = functools.partial(jax.jit, static_argnums=1)  # (x, axis or approximate)
+_jit1 = functools.partial(_jit, static_argnums=1)  # (x, axis or approximate)
 
 
-@jax.jit
+@_jit
 def relu6(x):
     return jnp.minimum(jnp.maximum(x, 0), 6).astype(x.dtype)
 
 
-@jax.jit
-@jax.jit
+@_jit
 def sparse_sigmoid(x):
     return jnp.where(x <= -1, 0.0, jnp.where(x >= 1, 1.0, 0.5 * (x + 1)))
 
 
-@jax.jit
+@_jit
 def softplus(x):
     # logaddexp: the same values as max(x, 0) + log1p(exp(-|x|)), but its derivative at
     # x = 0 is 0.5 (through max and |x| jax gives 0 there)
     return jnp.logaddexp(x, jnp.zeros((), x.dtype))
 
 
-@jax.jit
+@_jit
 def log_sigmoid(x):
     return -jnp.logaddexp(-x, jnp.zeros((), x.dtype))  # -softplus(-x), for its gradient at 0
 
 
-@jax.jit
+@_jit
 def softsign(x):
     return x / (1 + jnp.abs(x))
 
@@ -62,7 +67,7 @@ def soft_shrink(x, threshold):
     return jnp.where(x > threshold, x - threshold, jnp.where(x >= -threshold, 0.0, x + threshold))
 
 
-@jax.jit
+@_jit
 def sparse_plus(x):
     return jnp.where(x <= -1, 0.0, jnp.where(x < 1, 0.25 * jnp.square(x + 1), x))
 
@@ -71,7 +76,7 @@ def _sigmoid(x):
     return 1 / (1 + jnp.exp(-x))
 
 
-@jax.jit
+@_jit
 def silu(x):
     return x * _sigmoid(x)
 
@@ -91,10 +96,10 @@ def _hard_sigmoid(x):
     return jnp.where(y <= 0, 0.0, jnp.where(y >= 1, 1.0, y))
 
 
-hard_sigmoid = jax.jit(_hard_sigmoid)
+hard_sigmoid = _jit(_hard_sigmoid)
 
 
-@jax.jit
+@_jit
 def hard_silu(x):
     return x * _hard_sigmoid(x)
 
@@ -108,17 +113,15 @@ def _elu(x, alpha):
 elu = _jit_exact(1)(_elu)
 
 
-@jax.jit
+@_jit
 def selu(x):
     return 1.0507009873554804934193349852946 * _elu(x, 1.6732632423543772848170429916717)
 
 
-@_jit1
-def gelu(x, approximate):
-    if approximate:
-        inner = 0.7978845608028654 * (x + 0.044715 * x * x * x)
-        return 0.5 * x * (1 + jnp.tanh(inner))
-    return 0.5 * x * (1 + jax.lax.erf(x * 0.7071067811865476))
+# jax.nn.gelu itself: the same formulas (the exact one through erfc, as accurate or more),
+# with x ** 3, whose gradient XLA fuses with the forward into one kernel; core's
+# ``0.044715 * x * x * x`` left a residual that took a second kernel (gradient 1.9x).
+gelu = _jit1(jax.nn.gelu)
 
 
 @_jit_exact(1)
@@ -126,12 +129,12 @@ def celu(x, alpha):
     return jnp.maximum(x, 0) + alpha * jnp.expm1(jnp.minimum(x, 0) / alpha)
 
 
-@jax.jit
+@_jit
 def tanh_shrink(x):
     return x - jnp.tanh(x)
 
 
-@jax.jit
+@_jit
 def hard_tanh(x):
     return jnp.where(x < -1, -1.0, jnp.where(x > 1, 1.0, x))
 
@@ -149,12 +152,14 @@ def threshold(x, threshold, default_value):
 @_jit1
 def glu(x, axis):
     a, b = jnp.split(x, 2, axis)
-    return a * _sigmoid(b)
+    return a * jax.nn.sigmoid(b)  # lax.logistic, as jax.nn.glu: its gradient is 3 kernels, not 4
 
 
 @_jit1
 def log_softmax(x, axis):
-    s = x - jnp.max(x, axis, keepdims=True, initial=-jnp.inf)
+    # the shift by the max cancels in the value and in the derivative: stop_gradient keeps
+    # autodiff from differentiating max (as jax.nn.log_softmax; 10 kernels to 4)
+    s = x - jax.lax.stop_gradient(jnp.max(x, axis, keepdims=True, initial=-jnp.inf))
     return s - jnp.log(jnp.sum(jnp.exp(s), axis, keepdims=True))
 
 
@@ -189,7 +194,7 @@ def _conv_core(inputs, kernel, strides, pads, fmt, dil, groups, lhs_dil=None):
     return y.astype(inputs.dtype)
 
 
-@_ft.partial(jax.jit, static_argnums=(2, 3, 4, 5))
+@_ft.partial(_jit, static_argnums=(2, 3, 4, 5))
 def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
     nd = len(strides)
     spatial = _spatial(inputs, nd, data_format)
@@ -199,7 +204,7 @@ def conv(inputs, kernel, strides, padding, data_format, dilation_rate):
     return _conv_core(inputs, kernel, strides, pads, data_format, dilation_rate, cin // kernel.shape[-2])
 
 
-@_ft.partial(jax.jit, static_argnums=(2, 3, 4, 5))
+@_ft.partial(_jit, static_argnums=(2, 3, 4, 5))
 def depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate):
     nd = len(strides)
     ks = kernel.shape
@@ -210,7 +215,7 @@ def depthwise_conv(inputs, kernel, strides, padding, data_format, dilation_rate)
     return _conv_core(inputs, k, strides, pads, data_format, dilation_rate, ks[-2])
 
 
-@_ft.partial(jax.jit, static_argnums=(2, 3, 4, 5, 6))
+@_ft.partial(_jit, static_argnums=(2, 3, 4, 5, 6))
 def conv_transpose(inputs, kernel, strides, padding, output_padding, data_format, dilation_rate):
     nd = len(strides)
     ks = kernel.shape[:nd]
@@ -230,7 +235,7 @@ def _pool_geom(x, pool_size, strides, padding, fmt):
     return (1, 1, *pool_size), (1, 1, *strides), [(0, 0), (0, 0), *pads], spatial, pads
 
 
-@_ft.partial(jax.jit, static_argnums=(1, 2, 3, 4))
+@_ft.partial(_jit, static_argnums=(1, 2, 3, 4))
 def max_pool(inputs, pool_size, strides, padding, data_format):
     win, st, pads, _, _ = _pool_geom(inputs, pool_size, strides, padding, data_format)
     # numpy init values: a jnp array is a traced constant under jit, and jax then takes the
@@ -238,7 +243,7 @@ def max_pool(inputs, pool_size, strides, padding, data_format):
     return _lax.reduce_window(inputs, _np.array(-_np.inf, inputs.dtype), _lax.max, win, st, pads)
 
 
-@_ft.partial(jax.jit, static_argnums=(1, 2, 3, 4))
+@_ft.partial(_jit, static_argnums=(1, 2, 3, 4))
 def average_pool(inputs, pool_size, strides, padding, data_format):
     win, st, pads, spatial, sp = _pool_geom(inputs, pool_size, strides, padding, data_format)
     x = inputs
@@ -269,12 +274,12 @@ def _hot(x, num_classes, axis):
     return _jnp.moveaxis(oh, -1, axis) if axis != oh.ndim - 1 else oh
 
 
-@_ft.partial(jax.jit, static_argnums=(1, 2, 3, 4))
+@_ft.partial(_jit, static_argnums=(1, 2, 3, 4))
 def one_hot(x, num_classes, axis, dtype, sparse):
     return _hot(x, num_classes, axis).astype(_JD[dtype])
 
 
-@_ft.partial(jax.jit, static_argnums=(1, 2, 3, 4))
+@_ft.partial(_jit, static_argnums=(1, 2, 3, 4))
 def multi_hot(inputs, num_classes, axis, dtype, sparse):
     oh = _hot(inputs, num_classes, axis)
     return _jnp.any(oh, 1 if inputs.ndim > 1 else 0).astype(_JD[dtype])
@@ -285,7 +290,7 @@ def _work(x):
     return x.astype(_jnp.float32) if x.dtype in _HALVES else x
 
 
-@_ft.partial(jax.jit, static_argnums=(1, 2, 3))
+@_ft.partial(_jit, static_argnums=(1, 2, 3))
 def moments(x, axes, keepdims, synchronized):
     w = _work(x)
     m = _jnp.mean(w, axes, keepdims=True)
@@ -297,7 +302,7 @@ def moments(x, axes, keepdims, synchronized):
     return m.astype(x.dtype), v.astype(x.dtype)
 
 
-@_ft.partial(jax.jit, static_argnums=(3, 6))
+@_ft.partial(_jit, static_argnums=(3, 6))
 def batch_normalization(x, mean, variance, axis, offset, scale, epsilon):
     shape = [1] * x.ndim
     shape[axis] = x.shape[axis]
@@ -310,9 +315,79 @@ def batch_normalization(x, mean, variance, axis, offset, scale, epsilon):
     return x * inv + res
 
 
-@_ft.partial(jax.jit, static_argnums=(2, 3))
+@_ft.partial(_jit, static_argnums=(2, 3))
 def rms_normalization(x, scale, axis, epsilon):
     out = x * (1 / _jnp.sqrt(_jnp.mean(_jnp.square(x), axis, keepdims=True) + epsilon))
     if scale is not None:
         out = out * scale
     return out.astype(x.dtype)
+
+
+# ===== dot_product_attention =====
+# Core's reference formula in one function, but for the softmax's shift: the max is
+# behind stop_gradient (it cancels in the value and in the derivative), as in
+# jax.nn.softmax, so the gradient does not differentiate the max (issue 21: the
+# attention gradient took 30 XLA kernels against jax.nn.dot_product_attention's 21).
+
+import math as _math  # noqa: E402
+
+_LARGE_NEGATIVE = -0.7 * 3.38953e38  # Keras' masked logit in float32 (as core's reference)
+
+
+@_ft.partial(_jit, static_argnums=(5, 6, 7, 8))
+def dot_product_attention(query, key, value, bias, mask, scale, is_causal, flash_attention,
+                          attn_logits_soft_cap):
+    dtype = query.dtype
+    b, t, n, h = query.shape
+    _, s, k, _ = key.shape
+    g = n // k if k else 1
+    wide = _jnp.float64 if dtype == _jnp.float64 else _jnp.float32  # (float64: 64-bit mode)
+    q = query.astype(wide).reshape(b, t, k, g, h)
+    kf, vf = key.astype(wide), value.astype(wide)
+    if scale is None:
+        scale = 1.0 / _math.sqrt(h) if h else 1.0
+    logits = (_jnp.einsum("btkgh,bskh->bkgts", q, kf) * scale).reshape(b, n, t, s)
+    if bias is not None:
+        logits = logits + bias.astype(wide)
+    if attn_logits_soft_cap is not None:
+        logits = _jnp.tanh(logits / attn_logits_soft_cap) * attn_logits_soft_cap
+    keep = None
+    if mask is not None:
+        keep = _jnp.broadcast_to(mask, (b, n, t, s))
+    if is_causal:
+        causal = _jnp.tril(_jnp.ones((t, s), _jnp.int32)).astype(bool)
+        keep = causal if keep is None else _jnp.logical_and(keep, causal)
+    if keep is not None:
+        logits = _jnp.where(keep, logits, _LARGE_NEGATIVE)
+    if s:
+        e = _jnp.exp(logits - jax.lax.stop_gradient(_jnp.max(logits, 3, keepdims=True)))
+        probs = e / _jnp.sum(e, 3, keepdims=True)
+    else:
+        probs = logits
+    out = _jnp.einsum("bkgts,bskh->btkgh", probs.reshape(b, k, g, t, s), vf)
+    return out.reshape(b, t, n, h).astype(dtype)
+
+
+# ===== layer_normalization =====
+# Core's reference, written as jax users write it, ``(x - mean) * rsqrt(var + eps) * gamma
+# + beta``: the same values within a rounding, and a gradient of 15-16 XLA kernels
+# where the reference's ``x * inv + (-mean * inv + beta)`` with ``1 / sqrt`` took 18.
+
+
+@_ft.partial(_jit, static_argnums=(3, 4, 5))
+def layer_normalization(x, gamma, beta, axis, epsilon, rms_scaling):
+    nd = x.ndim
+    bshape = tuple(x.shape[i] if i in axis else 1 for i in range(nd))
+
+    def bc(v):  # gamma/beta shaped as x's dims on axis: placed on those dims
+        return v if v is None or v.ndim == nd or axis == (nd - 1,) else v.reshape(bshape)
+
+    gamma, beta = bc(gamma), bc(beta)
+    c = x - _jnp.mean(x, axis, keepdims=True)
+    inv = jax.lax.rsqrt(_jnp.mean(_jnp.square(c), axis, keepdims=True) + epsilon)
+    out = x * inv if rms_scaling else c * inv  # rms_scaling: Keras' deprecated keyword
+    if gamma is not None:
+        out = out * gamma
+    if beta is not None and not rms_scaling:
+        out = out + beta
+    return out

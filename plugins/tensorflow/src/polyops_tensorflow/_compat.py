@@ -23,6 +23,7 @@ PRIVATE = (
     "tensorflow.python.autograph.core.config",
     "tensorflow.python.eager.polymorphic_function.polymorphic_function:Function",
     "tensorflow.python.eager.polymorphic_function.concrete_function:ConcreteFunction._call_flat",
+    "tensorflow.python.ops.control_flow_util:GraphOrParentsInXlaContext",
 )
 
 
@@ -156,3 +157,22 @@ def flat_call(concrete):
     if _CALL_FLAT is None:
         return None
     return getattr(concrete, "_call_flat", None)
+
+
+# ----- is the trace compiled by XLA ----------------------------------------------------------
+# ``tf.function(jit_compile=True)`` (polyops.jit) traces inside an XLA context; XLA's
+# lowerings of some ops already give NumPy's special values (softmax: NaN along an axis
+# holding +inf or NaN), so a kernel can leave its guard out of such a graph.  Fallback:
+# never in XLA, so the guards stay (a larger graph, the same values).
+
+_in_xla = private("tensorflow.python.ops.control_flow_util:GraphOrParentsInXlaContext")
+
+
+def in_xla() -> bool:
+    """Whether the graph being traced is compiled by XLA (False eagerly)."""
+    if _in_xla is None or tf.executing_eagerly():
+        return False
+    try:
+        return bool(_in_xla(tf.compat.v1.get_default_graph()))
+    except Exception:  # a private API: if it changed, keep the guards
+        return False

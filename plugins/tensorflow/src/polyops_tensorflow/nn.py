@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
+from ._compat import in_xla
 from .numpy._common import _HALF, _host_view
 
 relu = tf.nn.relu
@@ -14,11 +15,16 @@ sigmoid = tf.math.sigmoid
 def softmax(x, axis):
     out = tf.nn.softmax(x, axis)
     # NumPy's formula, exp(x - max) / sum(exp(x - max)), is NaN along an axis that
-    # holds +inf or NaN; tf.nn.softmax gives 0 beside an inf.  Eagerly, patch only then.
+    # holds +inf or NaN; tf's Softmax kernel gives 0 beside an inf (and beside a NaN).
+    # XLA's lowering is that formula: a graph XLA compiles (polyops.jit) needs no guard.
+    # Elsewhere max - max is NaN exactly along such an axis and 0 on the others: one
+    # reduction and two elementwise ops, off the tape (the guard has no gradient).
+    if in_xla():
+        return out
     host = _host_view(x)
     if host is None or not (host < np.inf).all():
-        finite = tf.reduce_all(tf.less(x, tf.constant(np.inf, x.dtype)), axis, keepdims=True)
-        out = tf.where(finite, out, tf.constant(np.nan, x.dtype))
+        m = tf.reduce_max(x, axis, keepdims=True)
+        out = out + tf.stop_gradient(m - m)
     return out
 
 
@@ -203,3 +209,76 @@ def space_to_depth(x, block_size, data_format):
     if data_format != "channels_last":
         return _reference("space_to_depth")(x, block_size, data_format)
     return tf.nn.space_to_depth(x, block_size)
+
+
+# ===== rms_normalization, layer_normalization, dot_product_attention =====
+# Core's formulas as a tf user writes them (issue 21: the references' graphs were 10-50%
+# larger than tf's own): rsqrt instead of 1 / sqrt, tf.nn.moments and
+# tf.nn.batch_normalization for layer norm, batched matmuls and tf.nn.softmax for
+# attention.  float16/bfloat16 norms arrive as float32 (the ops declare compute).
+
+
+def rms_normalization(x, scale, axis, epsilon):
+    out = x * tf.math.rsqrt(tf.reduce_mean(tf.square(x), list(axis), keepdims=True) + epsilon)
+    return out if scale is None else out * scale
+
+
+def layer_normalization(x, gamma, beta, axis, epsilon, rms_scaling):
+    nd = len(x.shape)
+    bshape = [x.shape[i] if i in axis else 1 for i in range(nd)]
+
+    def bc(v):  # gamma/beta shaped as x's dims on axis: placed on those dims
+        return v if v is None or len(v.shape) == nd or axis == (nd - 1,) else tf.reshape(v, bshape)
+
+    gamma, beta = bc(gamma), bc(beta)
+    m, v = tf.nn.moments(x, list(axis), keepdims=True)
+    if rms_scaling:  # Keras' deprecated keyword: no centering, no beta
+        out = x * tf.math.rsqrt(v + epsilon)
+        return out if gamma is None else out * gamma
+    return tf.nn.batch_normalization(x, m, v, beta, gamma, epsilon)
+
+
+_LARGE_NEGATIVE = -0.7 * 3.38953e38  # Keras' masked logit in float32 (as core's reference)
+
+
+def dot_product_attention(query, key, value, bias, mask, scale, is_causal, flash_attention,
+                          attn_logits_soft_cap):
+    if any(d is None for d in (*query.shape, *key.shape)):  # unknown dims: the reference
+        return reference("dot_product_attention")(query, key, value, bias, mask, scale, is_causal,
+                                                  flash_attention, attn_logits_soft_cap)
+    dtype = query.dtype
+    b, t, n, h = query.shape
+    _, s, k, _ = key.shape
+    g = n // k if k else 1
+    wide = tf.float64 if dtype == tf.float64 else tf.float32  # (float64: 64-bit mode)
+    # heads first; each key head serves g consecutive query heads: (b, k, g * t, h)
+    # (reshapes only where g > 1)
+    q = tf.cast(query, wide)
+    if g == 1:
+        q = tf.transpose(q, (0, 2, 1, 3))
+    else:
+        q = tf.reshape(tf.transpose(tf.reshape(q, (b, t, k, g, h)), (0, 2, 3, 1, 4)), (b, k, g * t, h))
+    kf, vf = (tf.transpose(tf.cast(z, wide), (0, 2, 1, 3)) for z in (key, value))
+    if scale is None:
+        scale = 1.0 / np.sqrt(h) if h else 1.0
+    logits = tf.matmul(q, kf, transpose_b=True) * scale
+    if g > 1:
+        logits = tf.reshape(logits, (b, n, t, s))
+    if bias is not None:
+        logits = logits + tf.cast(bias, wide)
+    if attn_logits_soft_cap is not None:
+        logits = tf.math.tanh(logits / attn_logits_soft_cap) * attn_logits_soft_cap
+    keep = None
+    if mask is not None:
+        keep = tf.broadcast_to(mask, (b, n, t, s))
+    if is_causal:
+        causal = tf.constant(np.tril(np.ones((t, s), bool)))
+        keep = causal if keep is None else tf.logical_and(keep, causal)
+    if keep is not None:
+        logits = tf.where(keep, logits, tf.constant(_LARGE_NEGATIVE, wide))
+    probs = softmax(logits, 3) if s else logits
+    if g == 1:
+        return tf.cast(tf.transpose(tf.matmul(probs, vf), (0, 2, 1, 3)), dtype)
+    out = tf.matmul(tf.reshape(probs, (b, k, g * t, s)), vf)  # (b, k, g * t, h)
+    out = tf.transpose(tf.reshape(out, (b, k, g, t, h)), (0, 3, 1, 2, 4))
+    return tf.cast(tf.reshape(out, (b, t, n, h)), dtype)

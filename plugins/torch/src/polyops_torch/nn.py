@@ -306,3 +306,37 @@ def rms_normalization(x, scale, axis, epsilon):
     if scale is not None:
         out = out * scale
     return out
+
+
+# ===== layer_normalization, dot_product_attention ==========================================
+# torch's fused kernels where they compute core's formula (issue 21: the references' aten
+# graphs were twice the size of F.layer_norm's and F.scaled_dot_product_attention's); the
+# other calls (normalized axes not trailing, gamma of x's rank, rms_scaling; a boolean
+# mask, whose fully masked rows torch makes NaN where Keras averages, a soft cap, a bias
+# with is_causal) use core's reference.  float16/bfloat16 attention computes in float32,
+# as the reference.
+
+
+def layer_normalization(x, gamma, beta, axis, epsilon, rms_scaling):
+    nd = x.ndim
+    trailing = tuple(range(nd - len(axis), nd))
+    shape = x.shape[nd - len(axis):]
+    if (rms_scaling or axis != trailing
+            or any(v is not None and v.shape != shape for v in (gamma, beta))):
+        return _reference("layer_normalization")(x, gamma, beta, axis, epsilon, rms_scaling)
+    return _F.layer_norm(x, shape, gamma, beta, epsilon)
+
+
+def dot_product_attention(query, key, value, bias, mask, scale, is_causal, flash_attention,
+                          attn_logits_soft_cap):
+    if (mask is not None or attn_logits_soft_cap is not None or (bias is not None and is_causal)
+            or 0 in (*query.shape, *key.shape)):
+        return _reference("dot_product_attention")(query, key, value, bias, mask, scale, is_causal,
+                                                   flash_attention, attn_logits_soft_cap)
+    dtype = query.dtype
+    wide = torch.float64 if dtype == torch.float64 else torch.float32
+    q, k, v = (z.to(wide).transpose(1, 2) for z in (query, key, value))  # (B, heads, T, H)
+    out = _F.scaled_dot_product_attention(
+        q, k, v, attn_mask=None if bias is None else bias.to(wide), is_causal=is_causal,
+        scale=scale, enable_gqa=k.shape[1] != q.shape[1])
+    return out.transpose(1, 2).to(dtype)

@@ -1,0 +1,266 @@
+"""The compiled graphs of the ops made lean in issue 21 stay as lean as the framework's own
+function: under a trace, the jaxpr of polyops's op and of its gradient has no more
+equations than jax's, and XLA's optimized program no more kernels; tensorflow's graph
+(traced as `polyops.jit` compiles it, under XLA) no more nodes that do work; torch's
+aten graph no more calls.  Graph sizes, not timings (benchmarks/compiled.py times them)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import polyops
+from polyops import ops
+
+from conftest import BACKENDS
+
+needs_jax = pytest.mark.skipif("jax" not in BACKENDS, reason="jax is not installed")
+needs_tf = pytest.mark.skipif("tensorflow" not in BACKENDS, reason="tensorflow is not installed")
+needs_torch = pytest.mark.skipif("torch" not in BACKENDS, reason="torch is not installed")
+
+_FREE = ("parameter(", "constant(", "tuple(", "get-tuple-element(", "bitcast(")
+
+
+def _eqns(jaxpr):
+    """Equations, a nested jaxpr counted by its own (a nested jit is one equation else)."""
+    from jax.extend import core as jcore
+
+    n = 0
+    for eqn in jaxpr.eqns:
+        subs = [v for v in eqn.params.values() if isinstance(v, (jcore.Jaxpr, jcore.ClosedJaxpr))]
+        n += sum(_eqns(getattr(s, "jaxpr", s)) for s in subs) if subs else 1
+    return n
+
+
+def _kernels(fn, args):
+    """Instructions of the optimized HLO's entry computation that do work (a fusion: one)."""
+    import jax
+
+    text = jax.jit(fn).lower(*args).compile().as_text()
+    body = text.split("\nENTRY ", 1)[1].split("\n}", 1)[0]
+    return sum(1 for line in body.splitlines()[1:]
+               if " = " in line and not any(f in line for f in _FREE))
+
+
+def _sizes(fn, args):
+    import jax
+
+    return _eqns(jax.make_jaxpr(fn)(*args).jaxpr), _kernels(fn, args)
+
+
+def _cases():
+    import jax
+    import jax.numpy as jnp
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((8, 64, 128)).astype(np.float32)
+    q = rng.standard_normal((2, 16, 4, 8)).astype(np.float32)
+    g = rng.standard_normal(128).astype(np.float32)
+
+    def native_ln(x, g, b):
+        m = jnp.mean(x, -1, keepdims=True)
+        return (x - m) * jax.lax.rsqrt(jnp.var(x, -1, keepdims=True) + 1e-5) * g + b
+
+    # op: (polyops function, jax's function, inputs)
+    return {
+        "gelu": (lambda x: ops.gelu(x), lambda x: jax.nn.gelu(x), (x,)),
+        "gelu-exact": (lambda x: ops.gelu(x, approximate=False),
+                       lambda x: jax.nn.gelu(x, approximate=False), (x,)),
+        "softmax": (lambda x: ops.softmax(x, axis=-1), lambda x: jax.nn.softmax(x, axis=-1), (x,)),
+        "log_softmax": (lambda x: ops.log_softmax(x, axis=-1),
+                        lambda x: jax.nn.log_softmax(x, axis=-1), (x,)),
+        "layer_normalization": (lambda x, g, b: ops.layer_normalization(x, g, b, epsilon=1e-5),
+                                native_ln, (x, g, g)),
+        "dot_product_attention": (lambda q, k, v: ops.dot_product_attention(q, k, v),
+                                  jax.nn.dot_product_attention, (q, q * 0.5, q + 1.0)),
+        "logsumexp": (lambda x: ops.logsumexp(x, axis=-1, keepdims=True),
+                      lambda x: jax.nn.logsumexp(x, axis=-1, keepdims=True), (x,)),
+    }
+
+
+CASES = ("gelu", "gelu-exact", "softmax", "log_softmax", "layer_normalization",
+         "dot_product_attention", "logsumexp")
+
+
+@needs_jax
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("kind", ["forward", "grad"])
+def test_jax_graph_is_no_larger_than_native(case, kind):
+    import jax
+    import jax.numpy as jnp
+
+    with polyops.use_backend("jax"):
+        ours, native, args = _cases()[case]
+        args = tuple(jnp.asarray(a) for a in args)
+        if kind == "grad":
+            argnums = tuple(range(len(args)))
+            ours = jax.grad(lambda *a, f=ours: jnp.sum(f(*a) * a[0]), argnums)
+            native = jax.grad(lambda *a, f=native: jnp.sum(f(*a) * a[0]), argnums)
+        np.testing.assert_allclose(np.asarray(jax.tree.leaves(jax.jit(ours)(*args))[0]),
+                                   np.asarray(jax.tree.leaves(jax.jit(native)(*args))[0]),
+                                   rtol=2e-5, atol=2e-5)
+        (e_ours, k_ours), (e_nat, k_nat) = _sizes(ours, args), _sizes(native, args)
+    assert e_ours <= e_nat, f"{case} {kind}: {e_ours} jaxpr equations against jax's {e_nat}"
+    assert k_ours <= k_nat, f"{case} {kind}: {k_ours} XLA kernels against jax's {k_nat}"
+
+
+@needs_jax
+def test_nn_kernels_inline_into_the_enclosing_trace():
+    """A kernel is no nested jit inside polyops.jit: its equations are the trace's own."""
+    import jax
+
+    with polyops.use_backend("jax"):
+        jaxpr = jax.make_jaxpr(lambda x: ops.gelu(ops.relu(x)))(np.ones((4,), np.float32))
+    assert not any(e.primitive.name in ("pjit", "jit") for e in jaxpr.jaxpr.eqns), jaxpr
+
+
+# ----- tensorflow: graph nodes that do work, traced under XLA as polyops.jit does ---------------
+
+_TF_FREE = ("Placeholder", "Const", "Identity", "IdentityN", "NoOp")
+
+
+def _tf_ops(fn, args):
+    import tensorflow as tf
+
+    gd = tf.function(fn, jit_compile=True, autograph=False).get_concrete_function(
+        *args).graph.as_graph_def()
+    kinds = [n.op for n in gd.node] + [n.op for f in gd.library.function for n in f.node_def]
+    return sum(k not in _TF_FREE for k in kinds)
+
+
+def _fixed_inputs(case):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((8, 64, 128)).astype(np.float32)
+    q = rng.standard_normal((2, 16, 4, 8)).astype(np.float32)
+    g = rng.standard_normal(128).astype(np.float32)
+    return {"gelu": (x,), "softmax": (x,), "log_softmax": (x,), "layer_normalization": (x, g, g),
+            "rms_normalization": (x, g), "dot_product_attention": (q, q * 0.5, q + 1.0)}[case]
+
+
+def _ours(case):
+    return {"gelu": lambda x: ops.gelu(x), "softmax": lambda x: ops.softmax(x, axis=-1),
+            "log_softmax": lambda x: ops.log_softmax(x, axis=-1),
+            "layer_normalization": lambda x, g, b: ops.layer_normalization(x, g, b, epsilon=1e-5),
+            "rms_normalization": lambda x, s: ops.rms_normalization(x, s, epsilon=1e-5),
+            "dot_product_attention": lambda q, k, v: ops.dot_product_attention(q, k, v)}[case]
+
+
+def _first(r):
+    return r[0] if isinstance(r, (tuple, list)) else r
+
+
+def _tf_native(case):
+    import tensorflow as tf
+
+    def ln(x, g, b):
+        m, v = tf.nn.moments(x, [-1], keepdims=True)
+        return tf.nn.batch_normalization(x, m, v, b, g, 1e-5)
+
+    def rms(x, s):
+        return x * tf.math.rsqrt(tf.reduce_mean(tf.square(x), -1, keepdims=True) + 1e-5) * s
+
+    def attention(q, k, v):
+        q, k, v = (tf.transpose(z, (0, 2, 1, 3)) for z in (q, k, v))
+        logits = tf.matmul(q, k, transpose_b=True) * (1.0 / float(np.sqrt(q.shape[-1])))
+        return tf.transpose(tf.matmul(tf.nn.softmax(logits), v), (0, 2, 1, 3))
+
+    return {"gelu": lambda x: tf.nn.gelu(x, approximate=True), "softmax": tf.nn.softmax,
+            "log_softmax": tf.nn.log_softmax, "layer_normalization": ln, "rms_normalization": rms,
+            "dot_product_attention": attention}[case]
+
+
+FUSED = ("gelu", "softmax", "log_softmax", "layer_normalization", "rms_normalization",
+         "dot_product_attention")
+
+
+@needs_tf
+@pytest.mark.parametrize("case", FUSED)
+@pytest.mark.parametrize("kind", ["forward", "grad"])
+def test_tensorflow_graph_is_no_larger_than_native(case, kind):
+    import tensorflow as tf
+
+    with polyops.use_backend("tensorflow"):
+        args = tuple(tf.constant(a) for a in _fixed_inputs(case))
+        ours, native = _ours(case), _tf_native(case)
+        if kind == "grad":
+            def tape_grad(f):
+                def g(*xs):
+                    with tf.GradientTape() as tape:
+                        tape.watch(xs)
+                        y = tf.reduce_sum(f(*xs) * xs[0])
+                    return tape.gradient(y, list(xs))
+                return g
+
+            ours = polyops.grad(lambda *a, f=ours: ops.sum(f(*a) * a[0]), argnums=tuple(range(len(args))))
+            native = tape_grad(native)
+        np.testing.assert_allclose(np.asarray(_first(polyops.jit(ours)(*args))),
+                                   np.asarray(_first(native(*args))), rtol=2e-5, atol=2e-5)
+        n_ours, n_nat = _tf_ops(ours, args), _tf_ops(native, args)
+    assert n_ours <= n_nat, f"{case} {kind}: {n_ours} graph ops against tensorflow's {n_nat}"
+
+
+@needs_tf
+def test_tensorflow_softmax_is_nan_beside_inf_in_and_out_of_xla():
+    """The guard left out under XLA (whose softmax is NaN along an axis with +inf or NaN
+    itself) is there in a plain tf.function and eagerly: the same values everywhere."""
+    import tensorflow as tf
+
+    x = np.array([[np.inf, 1.0, 2.0], [np.nan, 1.0, 2.0], [-np.inf, 1.0, 2.0], [1.0, 2.0, 3.0]],
+                 np.float32)
+    with polyops.use_backend("tensorflow"):
+        t = tf.constant(x)
+        eager = np.asarray(ops.softmax(t))
+        jitted = np.asarray(polyops.jit(lambda a: ops.softmax(a))(t))
+        graph = np.asarray(tf.function(lambda a: ops.softmax(a), autograph=False)(t))
+    assert np.isnan(eager[:2]).all() and np.isfinite(eager[2:]).all(), eager
+    np.testing.assert_allclose(jitted, eager, rtol=1e-6)
+    np.testing.assert_allclose(graph, eager, rtol=1e-6)
+
+
+# ----- torch: calls of the aten graph (make_fx, fake tensors) ----------------------------------
+
+
+def _aten_calls(fn, args):
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    gm = make_fx(fn, tracing_mode="fake")(*args)
+    return sum(1 for n in gm.graph.nodes if n.op == "call_function" and "detach" not in str(n.target))
+
+
+def _torch_native(case):
+    import torch
+    import torch.nn.functional as F
+
+    def attention(q, k, v):
+        q, k, v = (z.transpose(1, 2) for z in (q, k, v))
+        return F.scaled_dot_product_attention(q, k, v).transpose(1, 2)
+
+    return {"gelu": lambda x: F.gelu(x, approximate="tanh"), "softmax": lambda x: torch.softmax(x, -1),
+            "log_softmax": lambda x: torch.log_softmax(x, -1),
+            "layer_normalization": lambda x, g, b: F.layer_norm(x, (x.shape[-1],), g, b, 1e-5),
+            "rms_normalization": lambda x, s: F.rms_norm(x, (x.shape[-1],), s, 1e-5),
+            "dot_product_attention": attention}[case]
+
+
+@needs_torch
+@pytest.mark.parametrize("case", FUSED)
+@pytest.mark.parametrize("kind", ["forward", "grad"])
+def test_torch_graph_is_no_larger_than_native(case, kind):
+    import torch
+
+    with polyops.use_backend("torch"):
+        args = tuple(torch.tensor(a) for a in _fixed_inputs(case))
+        ours, native = _ours(case), _torch_native(case)
+        if kind == "grad":
+            def autograd(f):
+                def g(*xs):
+                    xs = [x.detach().requires_grad_() for x in xs]
+                    return torch.autograd.grad(torch.sum(f(*xs) * xs[0]), xs)
+                return g
+
+            ours = polyops.grad(lambda *a, f=ours: ops.sum(f(*a) * a[0]), argnums=tuple(range(len(args))))
+            native = autograd(native)
+        np.testing.assert_allclose(_first(ours(*args)).detach().numpy(),
+                                   _first(native(*args)).detach().numpy(), rtol=2e-5, atol=2e-5)
+        n_ours, n_nat = _aten_calls(ours, args), _aten_calls(native, args)
+    assert n_ours <= n_nat, f"{case} {kind}: {n_ours} aten calls against torch's {n_nat}"
