@@ -24,6 +24,7 @@ INT_TYPES = UINT_TYPES + SINT_TYPES
 FLOAT_TYPES = ("bfloat16", "float16", "float32", "float64")
 HALF_FLOATS = ("float16", "bfloat16")  # widened by ops that declare a compute dtype
 COMPLEX_TYPES = ("complex64", "complex128")
+REAL_OF = {"complex64": "float32", "complex128": "float64"}  # a complex dtype's parts
 WEAK_TYPES = ("int", "float", "complex")
 ALLOWED_DTYPES = BOOL_TYPES + INT_TYPES + FLOAT_TYPES + COMPLEX_TYPES
 

@@ -761,7 +761,7 @@ def view_as_real(x):
     """
     check_tensor("view_as_real", "x", x)
     (dtype,) = _promote.floating((key(x),))
-    dtype = {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)
+    dtype = _dtypes.REAL_OF.get(dtype, dtype)
     return spec(shape_of(x) + (2,), dtype)
 
 

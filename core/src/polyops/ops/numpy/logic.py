@@ -161,7 +161,7 @@ def _bool_arg(op: str, name: str, value) -> bool:
 
 def _part_dtype(dtype: str) -> str:
     """The real dtype of a complex dtype's parts (others unchanged)."""
-    return {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)
+    return _dtypes.REAL_OF.get(dtype, dtype)
 
 
 # ===== predicates =====================================================================

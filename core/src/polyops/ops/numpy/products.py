@@ -514,7 +514,8 @@ def slogdet(x):
     """Sign and natural log of the absolute determinant of (a batch of) square matrices.
 
     NumPy: ``np.linalg.slogdet``.  Returns ``(sign, logabsdet)``, both of shape
-    ``x.shape[:-2]`` (NumPy's; Keras's spec gives ``sign`` shape ``()``).  Ints and
+    ``x.shape[:-2]`` (NumPy's; Keras's spec gives ``sign`` shape ``()``); for a complex
+    ``x`` the sign is complex and ``logabsdet`` real (float32 for complex64).  Ints and
     bools compute in floatx, float16/bfloat16 in float32.  The reference is an LU
     decomposition with partial pivoting; a singular matrix gives ``(0, -inf)``, a NaN
     pivot a NaN ``logabsdet`` (NumPy's result there depends on LAPACK).
@@ -529,7 +530,8 @@ def slogdet(x):
     x = _operand("slogdet", "x", x)
     (dtype,) = _promote.floating((key(x),))
     batch = square_batch(shape_of(x), "slogdet")
-    return spec(batch, dtype), spec(batch, dtype)
+    # complex x: the sign is complex (modulus 1), log|det| real (NumPy's dtypes)
+    return spec(batch, dtype), spec(batch, _dtypes.REAL_OF.get(dtype, dtype))
 
 
 @slogdet.reference

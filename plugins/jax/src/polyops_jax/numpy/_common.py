@@ -119,3 +119,178 @@ def _compiled_reference(name, *static, exact=False):
     if exact:
         return _jit_exact(*static)(ref)
     return jax.jit(ref, static_argnums=static)
+
+
+# ===== complex special values (C99 Annex G) =========================================
+#
+# XLA's complex exp, log, sqrt, sinh, cosh, tanh, arccos, arccosh, arcsinh, arctanh lose
+# C99 Annex G's results where a part is inf, NaN or a signed zero (exp(inf + nan j) is
+# nan + nan j, not inf + nan j; sqrt(-1 - 0j) is +1j, not -1j); NumPy, torch and
+# tensorflow follow Annex G, and so does the Array API standard.  Each complex kernel
+# below is XLA's result with those cases patched by `jnp.where`; the real dtypes keep
+# the jnp function itself (`_c99`: a SplitKernel whose fast variant is that function).
+# sin, cos, tan, arcsin and arctan are Annex G's own definitions from the hyperbolic ones
+# (sin z = -i sinh(iz)...), exact: multiplying by +-i only swaps parts and flips a sign.
+
+_NON_COMPLEX = tuple(n for n in JAX_DTYPES if n not in ("complex64", "complex128"))
+_HALF_PI = np.pi / 2
+
+
+def _c99(fast, fixed):
+    """The kernel of a unary op: ``fast`` (the jnp function) on real dtypes, ``fixed``
+    (compiled) on complex ones; the dtype is read at trace time."""
+    from polyops.plugin import SplitKernel
+
+    fixed = jax.jit(fixed)
+
+    def kernel(x):
+        return fixed(x) if x.dtype.kind == "c" else fast(x)
+
+    kernel.__name__ = kernel.__qualname__ = fast.__name__
+    return SplitKernel(fast, kernel, _NON_COMPLEX)
+
+
+def _times_i(z):
+    """i z, exact: (-y, x)."""
+    return jax.lax.complex(-jnp.imag(z), jnp.real(z))
+
+
+def _times_minus_i(z):
+    """-i z, exact: (y, -x)."""
+    return jax.lax.complex(jnp.imag(z), -jnp.real(z))
+
+
+def _patch(r, *cases):
+    """``r`` with (mask, real, imag) cases applied in order (a later case wins)."""
+    re, im = jnp.real(r), jnp.imag(r)
+    for mask, a, b in cases:
+        re, im = jnp.where(mask, a, re), jnp.where(mask, b, im)
+    return jax.lax.complex(re, im)
+
+
+def _cexp(z):
+    x, y = jnp.real(z), jnp.imag(z)
+    bad_y = ~jnp.isfinite(y)
+    return _patch(
+        jnp.exp(z),
+        (y == 0, jnp.exp(x), y),  # exp(x +- 0j) = exp(x) +- 0j, NaN x too
+        ((x == -jnp.inf) & bad_y, 0.0, jnp.copysign(0.0, y)),  # +-0 +- 0j
+        ((x == jnp.inf) & bad_y, jnp.inf, jnp.nan))  # +-inf + nan j
+
+
+def _clog(z):
+    x, y = jnp.real(z), jnp.imag(z)
+    r = jnp.log(z)  # |z| is inf where a part is, NaN or not
+    return _patch(r, (jnp.isinf(x) | jnp.isinf(y), jnp.inf, jnp.imag(r)))
+
+
+def _csqrt(z):
+    x, y = jnp.real(z), jnp.imag(z)
+    r = jnp.sqrt(z)
+    nan_y = jnp.isnan(y)
+    return _patch(
+        r,
+        (~nan_y, jnp.real(r), jnp.copysign(jnp.imag(r), y)),  # the cut: y's sign, at +-0 too
+        (jnp.isinf(y), jnp.inf, y),  # +inf +- inf j for every x, NaN too
+        (nan_y & (x == jnp.inf), jnp.inf, jnp.nan),
+        (nan_y & (x == -jnp.inf), jnp.nan, jnp.inf))
+
+
+def _ctanh(z):
+    x, y = jnp.real(z), jnp.imag(z)
+    zero_y = y == 0
+    # tanh(+-inf + iy) = +-1 + 0j with the zero's sign that of sin(2y) (y's where not finite)
+    s = jnp.where(jnp.isfinite(y), jnp.sin(y) * jnp.cos(y), y)
+    return _patch(
+        jnp.tanh(z),
+        (zero_y, jnp.tanh(x), y),
+        ((x == 0) & ~jnp.isfinite(y), x, jnp.nan),  # +-0 + nan j
+        (jnp.isinf(x) & ~zero_y, jnp.copysign(1.0, x), jnp.copysign(0.0, s)))
+
+
+def _csinh(z):
+    x, y = jnp.real(z), jnp.imag(z)
+    finite_y = jnp.isfinite(y)
+    return _patch(
+        jnp.sinh(z),
+        (y == 0, jnp.sinh(x), y),
+        (x == 0, jnp.where(finite_y, x * jnp.cos(y), x), jnp.sin(y)),  # +-0 + nan j past finite y
+        (jnp.isinf(x) & ~finite_y, jnp.inf, jnp.nan))  # (the real sign unspecified: NumPy's +)
+
+
+def _ccosh(z):
+    x, y = jnp.real(z), jnp.imag(z)
+    finite_y = jnp.isfinite(y)
+    return _patch(
+        jnp.cosh(z),
+        (y == 0, jnp.cosh(x), jnp.copysign(0.0, x) * y),  # the zero: sinh(x) sin(y)'s sign
+        (x == 0, jnp.cos(y), jnp.where(finite_y, x * jnp.sin(y), 0.0)),  # nan + 0j past finite y
+        (jnp.isinf(x) & ~finite_y, jnp.inf, jnp.nan))
+
+
+def _carccos(z):
+    x, y = jnp.real(z), jnp.imag(z)
+    nan_x, nan_y = jnp.isnan(x), jnp.isnan(y)
+    r = jnp.arccos(z)
+    return _patch(
+        r,
+        (~nan_y, jnp.real(r), jnp.copysign(jnp.imag(r), -y)),  # arccos(conj z) = conj arccos(z)
+        (nan_y, jnp.where(x == 0, _HALF_PI, jnp.nan), jnp.where(jnp.isinf(x), -jnp.inf, jnp.nan)),
+        (nan_x & ~nan_y, jnp.nan, jnp.where(jnp.isinf(y), -y, jnp.nan)))
+
+
+def _carccosh(z):
+    x, y = jnp.real(z), jnp.imag(z)
+    nan_x, nan_y = jnp.isnan(x), jnp.isnan(y)
+    r = jnp.arccosh(z)
+    inf_x, inf_y = jnp.isinf(x), jnp.isinf(y)
+    return _patch(
+        r,
+        (~nan_y, jnp.real(r), jnp.copysign(jnp.imag(r), y)),
+        (nan_y, jnp.where(inf_x, jnp.inf, jnp.nan), jnp.where(x == 0, _HALF_PI, jnp.nan)),
+        (nan_x & ~nan_y, jnp.where(inf_y, jnp.inf, jnp.nan), jnp.nan))
+
+
+def _carcsinh(z):
+    x, y = jnp.real(z), jnp.imag(z)
+    nan_x, nan_y = jnp.isnan(x), jnp.isnan(y)
+    r = jnp.arcsinh(z)
+    inf_x, inf_y = jnp.isinf(x), jnp.isinf(y)
+    return _patch(
+        r,
+        (~nan_x & ~nan_y, jnp.copysign(jnp.real(r), x), jnp.copysign(jnp.imag(r), y)),  # odd
+        (nan_y, jnp.where(inf_x, x, jnp.nan), jnp.nan),
+        (nan_x & ~nan_y, jnp.where(inf_y, jnp.inf, jnp.nan), jnp.where(y == 0, y, jnp.nan)))
+
+
+def _carctanh(z):
+    x, y = jnp.real(z), jnp.imag(z)
+    nan_x, nan_y = jnp.isnan(x), jnp.isnan(y)
+    r = jnp.arctanh(z)
+    inf_x, inf_y = jnp.isinf(x), jnp.isinf(y)
+    return _patch(
+        r,
+        (~nan_x & ~nan_y, jnp.copysign(jnp.real(r), x), jnp.copysign(jnp.imag(r), y)),  # odd
+        (nan_y, jnp.where(x == 0, x, jnp.where(inf_x, jnp.copysign(0.0, x), jnp.nan)), jnp.nan),
+        (nan_x & ~nan_y, jnp.where(inf_y, 0.0, jnp.nan),
+         jnp.where(inf_y, jnp.copysign(_HALF_PI, y), jnp.nan)))
+
+
+def _csin(z):
+    return _times_minus_i(_csinh(_times_i(z)))
+
+
+def _ccos(z):
+    return _ccosh(_times_i(z))
+
+
+def _ctan(z):
+    return _times_minus_i(_ctanh(_times_i(z)))
+
+
+def _carcsin(z):
+    return _times_minus_i(_carcsinh(_times_i(z)))
+
+
+def _carctan(z):
+    return _times_minus_i(_carctanh(_times_i(z)))

@@ -10,13 +10,21 @@ positional signature that fits, the kernel is the jnp function itself.
 
 from __future__ import annotations
 
+import operator
+
 import jax.numpy as jnp
 import numpy as np
 
-from polyops.plugin import nonempty
+from polyops import standardize_dtype
+from polyops.plugin import SplitKernel, nonempty
 
-from ..core import JAX_DTYPES
-from ._common import _INT32, _LOW_FLOATS, _compiled_reference, _int_floor_divide
+from ..core import _NP, JAX_DTYPES
+from ._common import (
+    _F32, _INT32, _LOW_FLOATS, _c99, _ccos, _cexp, _clog, _compiled_reference, _csin, _csqrt,
+    _ctanh, _int_floor_divide, _jit,
+)
+
+_INTS = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 
 
 # ===== creation =====================================================================
@@ -39,32 +47,59 @@ def zeros(shape, dtype):
     return jnp.zeros(shape, JAX_DTYPES[dtype])
 
 
-# eye and linspace validate their raw arguments (no prepare): core's references, compiled
-# (the arguments are static; a jnp.eye of the same values)
+# eye validates its raw arguments (no prepare): core's reference, compiled (the arguments
+# are static; a jnp.eye of the same values)
 eye = _compiled_reference("eye", 0, 1, 2, 3)
-_linspace = _compiled_reference("linspace", 0, 1, 2, 3, 4, 5, 6, exact=True)
 
 
 def linspace(start, stop, num, endpoint, retstep, dtype, axis):
-    values = _linspace(start, stop, num, endpoint, False, dtype, axis)
-    if not retstep:
-        return values
-    # the reference's Python float step (a compiled function returns arrays only)
+    # No prepare: the reference's checks (a failure here reports the rule's error)
+    for v in (start, stop):
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise TypeError(f"linspace: expected a Python number, got {v!r}")
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"linspace: expected num >= 0, got num={num}")
+    name = standardize_dtype(dtype)
+    nd = _NP[name]
+    # The reference's arithmetic, as the numpy backend: i * step + start in the float dtype
+    # (float64 for the 64-bit others, as NumPy, float32 for the rest; ints truncate at the
+    # end), rounded after each operation.
+    # On the host: every value is static, and a compiled i * step + start is one fused
+    # multiply-add on CPUs that have it (1 ulp off the numpy backend).
+    work = (nd if nd.kind == "f" or name == "bfloat16"
+            else np.dtype(np.float64) if name in ("int64", "uint64", "complex128") else _F32)
     div = num - 1 if endpoint else num
-    return values, (stop - start) / div if div > 0 else 0.0
+    step = (stop - start) / div if div > 0 else 0.0
+    values = np.arange(num, dtype=work) * np.asarray(step, work) + np.asarray(start, work)
+    if endpoint and num > 1:
+        values[-1] = stop
+    # (64-bit mode off: a float64 result rounds the float64 values once, to float32)
+    values = jnp.asarray(values.astype(JAX_DTYPES[name], copy=False))
+    return (values, step) if retstep else values
 
 
 # ===== elementwise ==================================================================
 
 abs = jnp.abs  # bool stays bool, as in numpy
 negative = jnp.negative
-exp = jnp.exp
-log = jnp.log
-sqrt = jnp.sqrt
-sin = jnp.sin
-cos = jnp.cos
-tanh = jnp.tanh
-sign = jnp.sign  # sign(nan) is nan
+# complex operands: C99 Annex G's special values (see `_common._c99`)
+exp = _c99(jnp.exp, _cexp)
+log = _c99(jnp.log, _clog)
+sqrt = _c99(jnp.sqrt, _csqrt)
+sin = _c99(jnp.sin, _csin)
+cos = _c99(jnp.cos, _ccos)
+tanh = _c99(jnp.tanh, _ctanh)
+
+
+@_jit()
+def _sign(x):
+    # floats: +0 for either zero, as numpy, torch and tensorflow (jnp.sign keeps -0.0, and
+    # XLA folds away a "+ 0.0")
+    return jnp.where(x == 0, jnp.zeros((), x.dtype), jnp.sign(x))
+
+
+sign = SplitKernel(jnp.sign, _sign, _INTS)  # sign(nan) is nan
 floor = jnp.floor
 ceil = jnp.ceil
 square = jnp.square

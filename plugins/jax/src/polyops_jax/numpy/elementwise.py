@@ -12,7 +12,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._common import _INT32, _compiled_reference, _i0e, _int_floor_divide, _jit
+from ._common import (
+    _INT32, _c99, _carccos, _carccosh, _carcsin, _carcsinh, _carctan, _carctanh, _ccosh,
+    _compiled_reference, _csinh, _ctan, _i0e, _int_floor_divide, _jit,
+)
 
 
 # ===== catalogue primitive ==========================================================
@@ -33,15 +36,17 @@ log10 = jnp.log10
 logaddexp = jnp.logaddexp  # (-inf, -inf) -> -inf, (inf, inf) -> inf
 logaddexp2 = jnp.logaddexp2
 cbrt = jnp.cbrt
-tan = jnp.tan
-arcsin = jnp.arcsin
-arccos = jnp.arccos
-arctan = jnp.arctan
-sinh = jnp.sinh
-cosh = jnp.cosh
-arcsinh = jnp.arcsinh
-arccosh = jnp.arccosh
-arctanh = jnp.arctanh
+# complex operands (the Array API namespace's: polyops' ops take real ones): C99 Annex G's
+# special values (see `_common._c99`)
+tan = _c99(jnp.tan, _ctan)
+arcsin = _c99(jnp.arcsin, _carcsin)
+arccos = _c99(jnp.arccos, _carccos)
+arctan = _c99(jnp.arctan, _carctan)
+sinh = _c99(jnp.sinh, _csinh)
+cosh = _c99(jnp.cosh, _ccosh)
+arcsinh = _c99(jnp.arcsinh, _carcsinh)
+arccosh = _c99(jnp.arccosh, _carccosh)
+arctanh = _c99(jnp.arctanh, _carctanh)
 deg2rad = jnp.deg2rad
 rad2deg = jnp.rad2deg
 sinc = jnp.sinc

@@ -100,7 +100,17 @@ def _shifted(v, axis, start):
 
 
 # (sign, logabsdet) through one LU, singular (0, -inf): core's reference, compiled
-slogdet = _compiled_reference("slogdet")
+_slogdet_ref = _compiled_reference("slogdet")
+
+
+@jax.jit
+def _slogdet_complex(x):  # (the reference's LU orders real pivots: complex takes jax's own)
+    sign, logabsdet = jnp.linalg.slogdet(x)
+    return sign, logabsdet
+
+
+def slogdet(x):
+    return _slogdet_complex(x) if x.dtype.kind == "c" else _slogdet_ref(x)
 _correlate_ref = _compiled_reference("correlate", 2)
 _CONV_DTYPES = frozenset(map(np.dtype, ("float32", "float64", "complex64", "complex128")))
 

@@ -99,6 +99,8 @@ def slogdet(x):
         host = _host_view(sign)  # eagerly, only a zero sign needs the patch
         if host is None or not host.all():
             sign = tf.add(sign, tf.zeros((), sign.dtype))  # a singular matrix's sign is +0.0
+    else:
+        logdet = tf.math.real(logdet)  # (tf's log|det| of a complex matrix is complex)
     return sign, logdet
 
 
