@@ -2,8 +2,11 @@
 against the framework's own call, on small and on mid-size inputs.
 
     python benchmarks/catalogue.py [--backend NAME ...] [--size small|mid ...] [--quick]
-                                   [--only OP ...] [--keep] [--output RESULTS.md]
+                                   [--ops OP,OP...] [--keep] [--output RESULTS.md]
                                    [--png catalogue.png] [--json catalogue.json]
+
+``--ops`` (or ``--only``, repeatable) times those ops only: it prints their table and
+leaves RESULTS.md, the plot and catalogue.json as they are (unless ``--json`` is given).
 
 The cases come from the op table (`polyops.testing`): per op, the first record that runs
 in float32 (else its first record).  Its input shapes are scaled so that the largest input
@@ -569,16 +572,22 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--backend", action="append")
     p.add_argument("--size", action="append", choices=tuple(SIZES))
-    p.add_argument("--only", action="append")
+    p.add_argument("--only", "--ops", action="append", metavar="OP[,OP...]",
+                   help="time these ops only (comma-separated or repeated); prints their "
+                        "table, leaves RESULTS.md, the plot and catalogue.json alone")
     p.add_argument("--quick", action="store_true")
     p.add_argument("--output", default=str(HERE / "RESULTS.md"))
     p.add_argument("--png", default=str(HERE / "catalogue.png"))
-    p.add_argument("--json", default=str(HERE / "catalogue.json"))
+    p.add_argument("--json")
     p.add_argument("--keep", action="store_true",
                    help="keep the other backends' results from --json (run in parts)")
     p.add_argument("--child")
     args = p.parse_args(argv)
     args.size = args.size or list(SIZES)
+    if args.only:
+        args.only = [o.strip() for item in args.only for o in item.split(",") if o.strip()]
+    save = args.json is not None or not args.only
+    args.json = args.json or str(HERE / "catalogue.json")
     cfg = QUICK if args.quick else FULL
     if args.child:
         try:
@@ -594,12 +603,18 @@ def main(argv=None):
     for backend in args.backend or BACKENDS:
         all_res[backend] = spawn(backend, args)
     all_res = {b: all_res[b] for b in BACKENDS if b in all_res}
-    Path(args.json).write_text(json.dumps(all_res, indent=1))
+    if save:
+        Path(args.json).write_text(json.dumps(all_res, indent=1))
     text = report(all_res, args)
     if not args.only:
         write_section(Path(args.output), text)
         plot(all_res, args.size, args.png)
-    print(text.split("<details>")[0])
+        print(text.split("<details>")[0])
+    else:  # the rows of the ops asked for
+        rows = text[text.find("<details>"):].splitlines() if "<details>" in text else []
+        print("\n".join(line for line in rows
+                        if line.startswith(("<details>", "| op ", "|---|---|")) or
+                        any(line.startswith(f"| {o} |") for o in args.only)))
     return 0
 
 

@@ -329,8 +329,7 @@ def layer_normalization(x, gamma, beta, axis, epsilon, rms_scaling):
 
 def dot_product_attention(query, key, value, bias, mask, scale, is_causal, flash_attention,
                           attn_logits_soft_cap):
-    if (mask is not None or attn_logits_soft_cap is not None or (bias is not None and is_causal)
-            or 0 in (*query.shape, *key.shape)):
+    if mask is not None or attn_logits_soft_cap is not None or (bias is not None and is_causal):
         return _reference("dot_product_attention")(query, key, value, bias, mask, scale, is_causal,
                                                    flash_attention, attn_logits_soft_cap)
     dtype = query.dtype
@@ -340,3 +339,7 @@ def dot_product_attention(query, key, value, bias, mask, scale, is_causal, flash
         q, k, v, attn_mask=None if bias is None else bias.to(wide), is_causal=is_causal,
         scale=scale, enable_gqa=k.shape[1] != q.shape[1])
     return out.transpose(1, 2).to(dtype)
+
+
+def fold(x, output_size, kernel_size, dilation, padding, stride):
+    return _F.fold(x, output_size, kernel_size, dilation, padding, stride)  # core's contract

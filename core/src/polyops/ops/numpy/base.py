@@ -210,17 +210,30 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return (out, float((stop - start) / builtins.max(num - int(bool(endpoint)), 1))) if retstep else out
 
 
+_WIDE = frozenset({"float64", "int64", "uint64", "complex128"})
+
+
+def _wide_scope(dtype):
+    """Promotion in 64-bit mode on this thread while a reference computes a 64-bit result
+    ``dtype`` (an explicit ``dtype="float64"`` outside 64-bit mode): there the lattice would
+    demote its own arithmetic (float64 + float64 -> float32) where the native kernels
+    compute in 64 bits."""
+    return config._forced_x64(True if dtype in _WIDE else config._x64())
+
+
 @linspace.reference
 def _linspace_ref(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     num = _linspace_check(start, stop, num)
     dtype = dtype_arg("linspace", dtype)
     div = num - 1 if endpoint else num
     step = (stop - start) / div if div > 0 else 0.0
-    work = "float32" if dtype not in _dtypes.FLOAT_TYPES else dtype
-    values = add(multiply(arange(0, num, 1, dtype=work), step), start)
-    if endpoint and num > 1:
-        values = where(equal(arange(0, num, 1), num - 1), full((num,), stop, work), values)
-    values = values if work == dtype else cast_(values, dtype)
+    # NumPy computes in float64 for every result dtype; 32 bits suffice below 64-bit results
+    work = dtype if dtype in _dtypes.FLOAT_TYPES else "float64" if dtype in _WIDE else "float32"
+    with _wide_scope(dtype):
+        values = add(multiply(arange(0, num, 1, dtype=work), step), start)
+        if endpoint and num > 1:
+            values = where(equal(arange(0, num, 1), num - 1), full((num,), stop, work), values)
+        values = values if work == dtype else cast_(values, dtype)
     return (values, step) if retstep else values
 
 
@@ -450,7 +463,15 @@ var = _reduction("var", _promote.floating, empty=math.nan, doc="Variance (popula
 
 @var.reference
 def _var_ref(x, axis=None, keepdims=False):
+    from ..core import dtype as _dtype_of
+
     centered = subtract(x, mean(x, axis, True))
+    dtype = _dtype_of(x)
+    if dtype in _dtypes.COMPLEX_TYPES:  # mean(|x - mean|^2): real, in x's complex dtype
+        from .logic import imag, real
+
+        re, im = real(centered), imag(centered)
+        return cast_(mean(add(multiply(re, re), multiply(im, im)), axis, keepdims), dtype)
     return mean(multiply(centered, centered), axis, keepdims)
 
 

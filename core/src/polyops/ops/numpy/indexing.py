@@ -29,6 +29,7 @@ from .base import (add, arange, broadcast_to, concatenate, divide, expand_dims, 
                    zeros)
 from .base import any as _any, exp as _exp, log as _log, max as _max, min as _min
 from .base import round as _round, sum as _sum
+from .base import _WIDE, _wide_scope
 
 # ===== ops ===========================================================================
 
@@ -134,8 +135,12 @@ def _take_along_axis_ref(x, indices, axis=None):
 # included), dtype a canonical string (None resolved: x's dtype demoted to 32 bits).  Returns a
 # new tensor (never x itself) of that dtype.
 def _array_prepare(x, dtype=None):
-    src = _promote.preserve((_dtype_of(x),))[0]
-    return x, src if dtype is None else dtype_arg("array", dtype)
+    if dtype is not None:
+        return x, dtype_arg("array", dtype)
+    # (x is a native tensor here: its dtype without `ops.dtype`'s generality, a hot path;
+    # preserve changes 64-bit dtypes only)
+    src = _dtypes.standardize_dtype(x.dtype)
+    return x, _promote.preserve((src,))[0] if src in _WIDE else src
 
 
 @defop("numpy", tensors=("x",), promote=_promote.exact, prepare=_array_prepare)
@@ -159,7 +164,8 @@ def array(x, dtype=None):
 @array.reference
 def _array_ref(x, dtype=None):
     if _dtype_of(x) == dtype:
-        return copy(x)
+        with _wide_scope(dtype):  # copy's own promotion would demote a 64-bit x
+            return copy(x)
     return cast(x, dtype)
 
 
@@ -493,10 +499,14 @@ def _endpoints(values, start, stop, num, endpoint, ishape):
 # (broadcastable), num a non-negative int, endpoint a bool, base a Python number, dtype a
 # canonical string (None resolved), axis a non-negative int in [0, broadcast rank].
 def _geomspace_prepare(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    num, endpoint, dtype, axis, _ = _space_args("geomspace", spec(tuple(start.shape), _dtype_of(start)),
-                                                spec(tuple(stop.shape), _dtype_of(stop)),
+    num, endpoint, dtype, axis, _ = _space_args("geomspace", _spec_of(start), _spec_of(stop),
                                                 num, endpoint, dtype, axis)
     return start, stop, num, endpoint, dtype, axis
+
+
+def _spec_of(t):
+    """The spec of native tensor ``t`` (a prepare hook's operand: no `ops.dtype` frames)."""
+    return spec(tuple(t.shape), _dtypes.standardize_dtype(t.dtype))
 
 
 @defop("numpy", tensors=("start", "stop"), promote=_ORD_FLOATING, prepare=_geomspace_prepare)
@@ -525,18 +535,19 @@ def _geomspace_ref(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     if _size(out) == 0:
         return zeros(out, dtype)
     work = _work_float(dtype)
-    start, stop = cast(start, work), cast(stop, work)
-    sgn = sign(start)  # NumPy rotates start to the positive axis, then back
-    s_abs, e_rel = multiply(start, sgn), multiply(stop, sgn)
-    _, _, y, ishape = _space_steps(_log(s_abs), _log(e_rel), num, endpoint, axis, work)
-    values = _exp(y)
-    bshape = _drop(_shape_of(values), axis)
+    with _wide_scope(work):  # a float64 result computes in float64 in either 64-bit mode
+        start, stop = cast(start, work), cast(stop, work)
+        sgn = sign(start)  # NumPy rotates start to the positive axis, then back
+        s_abs, e_rel = multiply(start, sgn), multiply(stop, sgn)
+        _, _, y, ishape = _space_steps(_log(s_abs), _log(e_rel), num, endpoint, axis, work)
+        values = _exp(y)
+        bshape = _drop(_shape_of(values), axis)
 
-    def along(t):
-        return expand_dims(broadcast_to(t, bshape), axis)
+        def along(t):
+            return expand_dims(broadcast_to(t, bshape), axis)
 
-    values = _endpoints(values, along(s_abs), along(e_rel), num, endpoint, ishape)
-    return cast(multiply(values, along(sgn)), dtype)
+        values = _endpoints(values, along(s_abs), along(e_rel), num, endpoint, ishape)
+        return cast(multiply(values, along(sgn)), dtype)
 
 
 def _drop(shape, axis):
@@ -546,8 +557,7 @@ def _drop(shape, axis):
 def _logspace_prepare(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0):
     if not isinstance(base, (int, float)) or isinstance(base, bool):
         raise TypeError(f"logspace: expected a Python number for base, got base={base!r}")
-    num, endpoint, dtype, axis, _ = _space_args("logspace", spec(tuple(start.shape), _dtype_of(start)),
-                                                spec(tuple(stop.shape), _dtype_of(stop)),
+    num, endpoint, dtype, axis, _ = _space_args("logspace", _spec_of(start), _spec_of(stop),
                                                 num, endpoint, dtype, axis)
     return start, stop, num, endpoint, base, dtype, axis
 
@@ -577,12 +587,13 @@ def _logspace_ref(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=
     if _size(out) == 0:
         return zeros(out, dtype)
     work = _work_float(dtype)
-    s, e, y, ishape = _space_steps(start, stop, num, endpoint, axis, work)
-    shape = _shape_of(y)
-    if endpoint and num > 1:
-        idx = np.arange(num).reshape(ishape)
-        y = where(_const(idx == num - 1, "bool"), broadcast_to(e, shape), y)
-    return cast(power(float(base), y), dtype)
+    with _wide_scope(work):  # a float64 result computes in float64 in either 64-bit mode
+        s, e, y, ishape = _space_steps(start, stop, num, endpoint, axis, work)
+        shape = _shape_of(y)
+        if endpoint and num > 1:
+            idx = np.arange(num).reshape(ishape)
+            y = where(_const(idx == num - 1, "bool"), broadcast_to(e, shape), y)
+        return cast(power(float(base), y), dtype)
 
 
 # ===== structured matrices and grids ================================================

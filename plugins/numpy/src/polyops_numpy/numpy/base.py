@@ -64,9 +64,11 @@ def linspace(start, stop, num, endpoint, retstep, dtype, axis):
     if num < 0:
         raise ValueError(f"linspace: expected num >= 0, got num={num}")
     nd = NP_DTYPES[standardize_dtype(dtype)]
-    # the reference's arithmetic: in the float dtype itself, or float32 (cast at the end:
-    # ints truncate, where np.linspace floors)
-    work = nd if nd.kind == "f" or nd == _BF16 else np.dtype(np.float32)
+    # the reference's arithmetic: in the float dtype itself, float64 for other 64-bit
+    # results, else float32 (cast at the end: ints truncate, where np.linspace floors)
+    work = nd if nd.kind == "f" or nd == _BF16 else np.dtype(
+        np.float64 if nd.itemsize == 8 and nd.kind in "iu" or nd.kind == "c" and nd.itemsize == 16
+        else np.float32)
     div = num - 1 if endpoint else num
     step = (stop - start) / div if div > 0 else 0.0
     values = np.arange(num, dtype=work) * np.asarray(step, work) + np.asarray(start, work)

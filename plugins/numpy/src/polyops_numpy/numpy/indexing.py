@@ -25,7 +25,13 @@ take_along_axis = np.take_along_axis
 
 # ----- creation -----------------------------------------------------------------------
 
-array = _cast  # astype: always a new array (bfloat16 -> int through float32, as cast)
+
+
+def array(x, dtype):
+    if x.dtype == NP_DTYPES[dtype]:  # (dtype=None: x's own, the common case)
+        return x.copy()
+    return _cast(x, dtype)  # astype: always a new array (bfloat16 -> int through float32)
+
 copy = np.copy
 
 

@@ -7,7 +7,7 @@
 * `indexing`: creation of structured arrays, triangles and diagonals, gathers, pad;
 * `manipulation`: rearranging, joining and splitting (roll, tile, split, hstack...);
 * `sorting`: sort, search and count (argsort, unique, searchsorted, cumsum...);
-* `statistics`: none (core's references);
+* `statistics`: nansum, nanmean, corrcoef, the quantiles (the rest: core's references);
 * `products`: tensor products, trapezoid, slogdet, windows.
 
 Private helpers shared by several submodules (the uint16/32/64 retries in wider ints,

@@ -68,6 +68,46 @@ def tri(N, M, k, dtype):
     return (torch.arange(N)[:, None] + k >= torch.arange(M)).to(TORCH_DTYPES[dtype])
 
 
+# ===== spaced values ================================================================
+# core's references step by step (torch.logspace rounds otherwise), in float32, or float64
+# for a float64 result, as the numpy plugin's kernels: every backend the same values.
+
+
+def _steps(start, stop, num, endpoint, axis, dtype):
+    """``start + i * step`` along a new ``axis``, start and stop broadcast (in the work
+    dtype), and stop along that axis."""
+    work = _F64 if dtype == "float64" else _F32
+    start, stop = torch.broadcast_tensors(start.to(work), stop.to(work))
+    start, stop = start.unsqueeze(axis), stop.unsqueeze(axis)
+    ishape = [1] * start.ndim
+    ishape[axis] = num
+    i = torch.arange(num, dtype=work).reshape(ishape)
+    div = num - 1 if endpoint else num
+    return (i * ((stop - start) / div) if div > 0 else i * 0.0) + start, stop
+
+
+def logspace(start, stop, num, endpoint, base, dtype, axis):
+    if start.ndim == 0 and stop.ndim == 0 and not (start.requires_grad or stop.requires_grad):
+        y = _scalar_steps(start, stop, num, endpoint, dtype)  # (Python numbers: the common call)
+    else:
+        y, stop = _steps(start, stop, num, endpoint, axis, dtype)
+        if endpoint and num > 1:  # the last exponent exactly stop
+            y = torch.cat([y.narrow(axis, 0, num - 1), stop], axis)
+    return torch.pow(float(base), y).to(TORCH_DTYPES[dtype])
+
+
+def _scalar_steps(start, stop, num, endpoint, dtype):
+    """`_steps` of 0-d start and stop, in place (the same float operations), the last
+    exactly stop."""
+    work = _F64 if dtype == "float64" else _F32
+    start, stop = start.to(work), stop.to(work)
+    div = num - 1 if endpoint else num
+    y = torch.arange(num, dtype=work).mul_((stop - start) / div if div > 0 else 0.0).add_(start)
+    if endpoint and num > 1:
+        y[-1] = stop
+    return y
+
+
 # ===== triangles and diagonals ======================================================
 
 tril = _moving(torch.tril)
