@@ -1,8 +1,9 @@
 """polyops.distribution (issue 20): meshes, layouts, DataParallel and ModelParallel.
 
 In this process every backend has one device: the API, its validation (the same ValueError
-on every backend) and one-device distributions.  Many devices run in a subprocess,
-tests/_distributed_jax.py, with 8 simulated CPU devices for jax.
+on every backend) and one-device distributions.  Many devices run in subprocesses:
+tests/_distributed_jax.py with 8 simulated CPU devices for jax, tests/_distributed_torch.py
+as jobs of 2 and 4 processes on 127.0.0.1 (gloo) for torch.
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ def test_model_parallel_layouts_from_the_layout_map(backend):
 
 
 def test_a_mesh_of_two_devices_names_the_backend(backend):
-    """numpy, openvino, tensorflow, torch: no hook, one device; jax here: one CPU device."""
+    """numpy, openvino, tensorflow: no hook, one device; jax here: one CPU device; torch
+    without a process group: one process, one device."""
     with polyops.use_backend(backend):
         with pytest.raises(ValueError, match=f"the {backend} backend"):
             dist.DeviceMesh((2,), ["batch"], ["cpu:0", "cpu:1"])
@@ -336,3 +338,123 @@ def test_jax_two_processes_data_parallel_equals_one_device():
     for i, found in enumerate(outs):
         assert (found["devices"], found["processes"], found["process_id"]) == (4, 2, i)
         assert found["global_batch"] == [32, 16] and found["max_param_diff"] < 1e-5
+
+
+# -- torch, jobs of 2 and 4 processes (gloo on 127.0.0.1) -----------------------------------
+
+needs_torch = pytest.mark.skipif("torch" not in BACKENDS,
+                                 reason="the torch backend is not installed")
+
+
+def _free_port() -> str:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return str(s.getsockname()[1])
+
+
+def _run_torch_job(processes: int) -> list[dict]:
+    """Every process's findings (tests/_distributed_torch.py), the job bound to 150 s."""
+    port = _free_port()
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    procs = [subprocess.Popen([sys.executable, str(HERE / "_distributed_torch.py"), str(i),
+                               str(processes), port], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env)
+             for i in range(processes)]
+    outs = []
+    try:
+        for p in procs:
+            out, err = p.communicate(timeout=150)
+            assert p.returncode == 0, err[-3000:]
+            outs.append(json.loads(out.splitlines()[-1]))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+            p.stdout.close()
+            p.stderr.close()
+    return outs
+
+
+@pytest.fixture(scope="module", params=[2, 4], ids=["2-processes", "4-processes"])
+def torch_job(request):
+    return request.param, _run_torch_job(request.param)
+
+
+def _each(torch_job, name):
+    processes, outs = torch_job
+    for found in outs:
+        assert "error" not in found[name], found[name].get("error")
+    return processes, [found[name] for found in outs]
+
+
+@needs_torch
+def test_torch_devices_are_the_ranks(torch_job):
+    n, found = _each(torch_job, "devices")
+    for i, f in enumerate(found):
+        assert f["list"] == [f"cpu:{r}" for r in range(n)]
+        assert (f["count"], f["cpu_count"], f["processes"], f["process_id"]) == (n, n, n, i)
+        assert f["again"][0] == "RuntimeError" and "already called" in f["again"][1]
+
+
+@needs_torch
+def test_torch_data_parallel_training_equals_one_device(torch_job):
+    n, found = _each(torch_job, "data_parallel")
+    for f in found:
+        assert f["input"] == ["S(0)"] and f["global_batch"] == [32, 16]
+        assert f["local_batch"] == [32 // n, 16]
+        assert all(p == ["R"] for p in f["weights"].values()), f["weights"]
+        assert f["loss"] == ["P(avg)"] and f["loss_decreased"]  # gathered by convert_to_numpy
+        assert f["max_param_diff"] < 1e-5 and f["loss_diff"] < 1e-5
+        # polyops.jit (the job of 2) runs the step eagerly: make_fx cannot record the
+        # gradients' redistribution, and says so
+        jitted = [w for w in f["warnings"] if w.startswith("JitFallbackWarning")]
+        assert (len(jitted), n) in ((1, 2), (0, 4)), f["warnings"]
+        assert all("DTensor placement" in w for w in jitted)
+
+
+@needs_torch
+def test_torch_model_parallel_shards_weights_on_the_model_axis(torch_job):
+    n, found = _each(torch_job, "model_parallel")
+    want = {"dense_1/kernel": ["R", "S(1)"], "dense_1/bias": ["R", "S(0)"],
+            "dense_2/kernel": ["R", "S(0)"], "dense_2/bias": ["R", "R"]}
+    for f in found:
+        assert f["mesh"] == [n // 2, 2] and f["local_kernel"] == [16, 16]
+        assert f["created"] == want and f["after_steps"] == want  # the steps keep the layouts
+        assert f["input"] == ["S(0)", "R"] and f["max_param_diff"] < 1e-5
+        assert f["hidden"] == ["S(0)", "S(1)"] and f["redistributed"] == ["S(0)", "S(1)"]
+        assert f["eager_op"] == ["R", "S(1)"] and f["eager_assign"] == ["R", "S(0)"]
+        assert f["gathered_equal"]
+
+
+@needs_torch
+def test_torch_bad_input_in_a_job(torch_job):
+    n, found = _each(torch_job, "bad_input")
+    import re
+
+    messages = {"mesh_shape": rf"holds {n + 1} devices, got {n}",
+                "mesh_unknown_device": r"\['cpu:9'\] are not devices of the torch backend",
+                "divisible": "dimension 1 of shape \\(4, 3\\) has size 3, not divisible by "
+                             "the 2 devices of mesh axis 'model'",
+                "rank": "rank 2"}
+    for f in found:
+        for case, message in messages.items():
+            kind, text = f[case]
+            assert kind == "ValueError" and re.search(message, text), (case, text)
+        assert f["distribution_unchanged"]
+
+
+# -- the example -----------------------------------------------------------------------------
+
+
+@needs_jax
+def test_example_trains_on_eight_jax_devices_as_on_one():
+    env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}  # the script sets 8
+    out = subprocess.run([sys.executable, str(HERE.parent / "examples" / "distributed_mlp.py")],
+                         capture_output=True, text=True, env=env, timeout=240)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-3000:]
+    assert out.stdout.count(" ok\n") == 2 and "FAILED" not in out.stdout, out.stdout
+    assert "mesh (8,) ('batch',)" in out.stdout and "mesh (2, 4)" in out.stdout
+    assert "dense_1/kernel  (16, 32)  P(None, 'model')" in out.stdout

@@ -77,6 +77,8 @@ def convert_to_tensor(x, dtype):
 
 
 def convert_to_numpy(x):
+    if type(x) is not torch.Tensor and hasattr(x, "full_tensor"):  # a DTensor: gathered
+        x = x.full_tensor()
     if x.requires_grad:
         x = x.detach()
     x = x.cpu().resolve_conj().resolve_neg()
@@ -257,6 +259,7 @@ RUNTIME = Runtime(
     jit=_jit,
     device_scope=torch.device,  # as a context manager: the default device of new tensors
     devices=_devices,
+    distribution="polyops_torch._distribution",  # imported on first use of polyops.distribution
 )
 
 

@@ -1,0 +1,178 @@
+"""polyops.distribution on torch: one process of a job of 2 or 4 on 127.0.0.1 (gloo, one CPU
+device per process), started by tests/test_distribution.py.
+
+``python tests/_distributed_torch.py <rank> <processes> <port>`` joins the job through
+`polyops.distribution.initialize`, runs every scenario below and prints one JSON object:
+scenario name -> the facts it found (DTensor placements, differences to one device, the
+errors bad input raised), or ``{"error": traceback}``; the test asserts on them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import traceback
+import warnings
+
+import numpy as np
+import polyops
+from polyops import distribution as dist
+from polyops import ops
+
+NAMES = ("dense_1/kernel", "dense_1/bias", "dense_2/kernel", "dense_2/bias")
+STEPS = 5
+BATCH = 32
+
+
+def _placements(x) -> list:
+    """A DTensor's placements as strings ("S(0)", "R", "P(avg)"); [] for a plain tensor."""
+    return [str(p) if p.is_partial() else "R" if p.is_replicate() else f"S({p.dim})"
+            for p in getattr(x, "placements", ())]
+
+
+def _data():
+    rng = np.random.default_rng(0)
+    params = {"dense_1/kernel": rng.normal(size=(16, 32)).astype("float32") * 0.3,
+              "dense_1/bias": np.zeros(32, "float32"),
+              "dense_2/kernel": rng.normal(size=(32, 4)).astype("float32") * 0.3,
+              "dense_2/bias": np.zeros(4, "float32")}
+    x = rng.normal(size=(BATCH, 16)).astype("float32")
+    y = rng.normal(size=(BATCH, 4)).astype("float32")
+    return params, x, y
+
+
+def train(distribution=None, steps=STEPS, jit=False):
+    """An MLP trained by a step (value_and_grad, Variable.assign) inside ``distribution``'s
+    scope (None: one device), each process feeding its data shard's rows of the batch.
+    Returns (variables, losses, x): x the global input."""
+    init, x, y = _data()
+    scope = distribution.scope() if distribution is not None else contextlib.nullcontext()
+    with scope:
+        variables = [polyops.Variable(init[n], name=n) for n in NAMES]
+        if distribution is not None:
+            rows = BATCH // distribution.num_data_shards
+            start = rows * distribution.data_shard_id
+            x = dist.distribute_data_input(x[start:start + rows])
+            y = dist.distribute_data_input(y[start:start + rows])
+        else:
+            x, y = ops.convert_to_tensor(x), ops.convert_to_tensor(y)
+
+        def step(x, y):
+            def loss_fn(params):
+                w1, b1, w2, b2 = params
+                h = ops.relu(ops.matmul(x, w1) + b1)
+                return ops.mean((ops.matmul(h, w2) + b2 - y) ** 2)
+
+            loss, grads = polyops.value_and_grad(loss_fn)([v.value for v in variables])
+            for v, g in zip(variables, grads, strict=True):
+                v.assign(v.value - 0.1 * g)
+            return loss
+
+        if jit:
+            step = polyops.jit(step)
+        losses = [step(x, y) for _ in range(steps)]
+    return variables, losses, x
+
+
+def _diff(variables, reference):
+    return max(float(np.max(np.abs(v.numpy() - r.numpy())))
+               for v, r in zip(variables, reference, strict=True))
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001  (the test asserts the type)
+        return [type(exc).__name__, str(exc)]
+    return None
+
+
+def scenario_devices():
+    return {"list": dist.list_devices(), "count": dist.get_device_count(),
+            "cpu_count": dist.get_device_count("cpu"), "processes": dist.num_processes(),
+            "process_id": dist.process_id(),
+            "again": _error(lambda: dist.initialize("127.0.0.1:1", 2, 0))}
+
+
+def scenario_data_parallel():
+    """DataParallel over every process; in the job of 2 the step under `polyops.jit`,
+    which runs it eagerly on torch (the gradients' all-reduce is a DTensor redistribution,
+    which its make_fx trace cannot record)."""
+    one, one_losses, _ = train()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        # jit only in the job of 2: tracing costs ~10 s of CPU a process
+        variables, losses, x = train(dist.DataParallel(), jit=dist.num_processes() == 2)
+    loss, one_loss = (float(ops.convert_to_numpy(v[-1])) for v in (losses, one_losses))
+    return {"input": _placements(x), "global_batch": list(x.shape),
+            "local_batch": list(x.to_local().shape),
+            "weights": {v.name: _placements(v.value) for v in variables},
+            "loss": _placements(losses[-1]), "max_param_diff": _diff(variables, one),
+            "loss_diff": abs(loss - one_loss),
+            "loss_decreased": loss < float(ops.convert_to_numpy(losses[0])),
+            "warnings": sorted({f"{type(w.message).__name__}: {w.message}" for w in caught})}
+
+
+def _model_parallel():
+    n = dist.num_processes()
+    mesh = dist.DeviceMesh((n // 2, 2), ("batch", "model"))
+    layout_map = dist.LayoutMap(mesh)
+    layout_map["dense_1/kernel"] = (None, "model")
+    layout_map["dense_1/bias"] = ("model",)
+    layout_map["dense_2/kernel"] = ("model", None)
+    return dist.ModelParallel(layout_map=layout_map, batch_dim_name="batch")
+
+
+def scenario_model_parallel():
+    one, _, _ = train()
+    mp = _model_parallel()
+    init, _, _ = _data()
+    with mp.scope():  # the layouts at creation, before any step
+        created = {n: _placements(polyops.Variable(init[n], name=n).value) for n in NAMES}
+    variables, _, x = train(mp)
+    diff = _diff(variables, one)
+    w1 = variables[0].value
+    h = ops.relu(ops.matmul(x, w1))  # an op on DTensors gives a DTensor
+    both = dist.distribute_tensor(h, dist.TensorLayout(("batch", "model"), mp.device_mesh))
+    eager = ops.add(w1, 1.0)
+    variables[2].assign(np.zeros((32, 4), "float32"))  # keeps the layout
+    return {"created": created, "after_steps": {v.name: _placements(v.value) for v in variables},
+            "local_kernel": list(w1.to_local().shape), "input": _placements(x),
+            "mesh": list(mp.device_mesh.backend_mesh.mesh.shape), "max_param_diff": diff,
+            "hidden": _placements(h), "redistributed": _placements(both),
+            "eager_op": _placements(eager), "eager_assign": _placements(variables[2].value),
+            "gathered_equal": bool(np.array_equal(ops.convert_to_numpy(eager),
+                                                  variables[0].numpy() + 1.0))}
+
+
+def scenario_bad_input():
+    n = dist.num_processes()
+    mesh = dist.DeviceMesh((n // 2, 2), ("batch", "model"))
+    return {
+        "mesh_shape": _error(lambda: dist.DeviceMesh((n + 1,), ("batch",))),
+        "mesh_unknown_device": _error(lambda: dist.DeviceMesh((2,), ("batch",),
+                                                              ["cpu:0", "cpu:9"])),
+        "divisible": _error(lambda: dist.distribute_tensor(
+            np.ones((4, 3), "float32"), dist.TensorLayout((None, "model"), mesh))),
+        "rank": _error(lambda: dist.distribute_tensor(
+            np.ones((4,), "float32"), dist.TensorLayout(("batch", None), mesh))),
+        "distribution_unchanged": dist.distribution() is None,
+    }
+
+
+def run(rank: int, processes: int, port: str) -> dict:
+    polyops.set_backend("torch")
+    dist.initialize(f"127.0.0.1:{port}", num_processes=processes, process_id=rank)
+    found = {}
+    for name, fn in sorted(globals().items()):
+        if name.startswith("scenario_"):
+            try:
+                found[name[len("scenario_"):]] = fn()
+            except Exception:  # noqa: BLE001  (reported to the test, which shows it)
+                found[name[len("scenario_"):]] = {"error": traceback.format_exc()}
+    return found
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])))
