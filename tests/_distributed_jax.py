@@ -133,6 +133,42 @@ def scenario_model_parallel():
                 ops.convert_to_numpy(eager), variables[0].numpy() + 1.0))}
 
 
+def _placed_draw(layout):
+    return lambda: dist.distribute_tensor(polyops.random.uniform((8, 16), seed=3), layout)
+
+
+def scenario_random():
+    """polyops.random under DataParallel and ModelParallel: the numbers of one device
+    (seeded calls, a SeedGenerator, a Variable initializer sharded on "model", a draw
+    constrained to a layout inside polyops.jit)."""
+    def draws():
+        gen = polyops.random.SeedGenerator(5)
+        return [ops.convert_to_numpy(polyops.random.normal((8, 16), seed=3)),
+                ops.convert_to_numpy(polyops.random.uniform((8, 16), seed=3)),
+                ops.convert_to_numpy(polyops.random.normal((8, 16), seed=gen)),
+                ops.convert_to_numpy(polyops.random.normal((8, 16), seed=gen))]
+
+    def kernel():
+        return polyops.Variable(lambda shape, dtype: polyops.random.normal(shape, dtype=dtype,
+                                                                             seed=7),
+                                shape=(16, 32), dtype="float32", name="dense_1/kernel")
+
+    one, one_kernel = draws(), kernel().numpy()
+    found = {}
+    for name, d in (("data_parallel", dist.DataParallel()), ("model_parallel", _model_parallel())):
+        layout = dist.TensorLayout(("batch", "model") if name == "model_parallel"
+                                   else ("batch", None), d.device_mesh)
+        with d.scope():
+            got = draws()
+            v = kernel()
+            jitted = polyops.jit(_placed_draw(layout))()
+        found[name] = {"equal": [bool(np.array_equal(a, b)) for a, b in zip(one, got, strict=True)],
+                       "kernel_equal": bool(np.array_equal(v.numpy(), one_kernel)),
+                       "kernel": _spec(v.value), "jitted": _spec(jitted),
+                       "jitted_equal": bool(np.array_equal(ops.convert_to_numpy(jitted), one[1]))}
+    return found
+
+
 def _error(fn):
     try:
         fn()

@@ -3,7 +3,8 @@
 In this process every backend has one device: the API, its validation (the same ValueError
 on every backend) and one-device distributions.  Many devices run in subprocesses:
 tests/_distributed_jax.py with 8 simulated CPU devices for jax, tests/_distributed_torch.py
-as jobs of 2 and 4 processes on 127.0.0.1 (gloo) for torch.
+as jobs of 2 and 4 processes on 127.0.0.1 (gloo) for torch, tests/_distributed_tf.py with
+the CPU split into 8 logical devices for tensorflow (DTensor).
 """
 
 from __future__ import annotations
@@ -304,6 +305,15 @@ def test_jax_bad_input_on_eight_devices(jax8):
 
 
 @needs_jax
+def test_jax_random_gives_the_one_device_numbers(jax8):
+    found = _scenario(jax8, "random")
+    for name, f in found.items():
+        assert f["equal"] == [True] * 4 and f["kernel_equal"] and f["jitted_equal"], name
+    assert _spec(found["model_parallel"]["kernel"]) == (None, "model")
+    assert _spec(found["model_parallel"]["jitted"]) == ("batch", "model")
+
+
+@needs_jax
 def test_jax_initialize_once():
     found = _run_jax("initialize")
     assert (found["processes"], found["process_id"], found["computes"]) == (1, 0, 3.0)
@@ -444,6 +454,78 @@ def test_torch_bad_input_in_a_job(torch_job):
             kind, text = f[case]
             assert kind == "ValueError" and re.search(message, text), (case, text)
         assert f["distribution_unchanged"]
+
+
+# -- tensorflow, 8 logical CPU devices (a subprocess) -----------------------------------------
+
+needs_tf = pytest.mark.skipif("tensorflow" not in BACKENDS,
+                              reason="the tensorflow backend is not installed")
+
+
+@pytest.fixture(scope="module")
+def tf8():
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"}
+    out = subprocess.run([sys.executable, str(HERE / "_distributed_tf.py")], capture_output=True,
+                         text=True, env=env, timeout=240)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+@needs_tf
+def test_tf_devices_are_the_logical_devices(tf8):
+    found = _scenario(tf8, "devices")
+    assert found["list"] == [f"cpu:{i}" for i in range(8)]
+    assert (found["count"], found["cpu_count"], found["processes"]) == (8, 8, 1)
+    kind, text = found["two_processes"]  # DTensor's multi-client jobs: not driven
+    assert kind == "ValueError" and "tensorflow backend" in text
+
+
+@needs_tf
+def test_tf_data_parallel_training_equals_one_device(tf8):
+    found = _scenario(tf8, "data_parallel")
+    jit = found["jit"]
+    assert jit["input"] == ["batch", None] and jit["loss"] == [] and jit["loss_decreased"]
+    assert all(all(s is None for s in w) for w in jit["weights"].values()), jit["weights"]
+    assert jit["max_param_diff"] < 1e-5 and jit["loss_diff"] < 1e-5
+    # eager gradients of DTensors: tensorflow's own error (docs/distribution.md)
+    assert found["eager"]["error"].startswith("UnimplementedError"), found["eager"]
+
+
+@needs_tf
+def test_tf_model_parallel_shards_weights_on_the_model_axis(tf8):
+    found = _scenario(tf8, "model_parallel")
+    want = {"dense_1/kernel": [None, "model"], "dense_1/bias": ["model"],
+            "dense_2/kernel": ["model", None], "dense_2/bias": [None]}
+    assert found["created"] == want and found["after_steps"] == want
+    assert found["input"] == ["batch", None] and found["max_param_diff"] < 1e-5
+    assert found["constrained_output"] == ["batch", "model"]
+    assert found["eager_op"] == [None, "model"] and found["eager_assign"] == ["model", None]
+    assert found["gathered_equal"] and found["convert_to_numpy"] is None  # (no error)
+
+
+@needs_tf
+def test_tf_random_gives_the_one_device_numbers(tf8):
+    found = _scenario(tf8, "random")
+    for name, f in found.items():
+        assert f["equal"] == [True, True] and f["kernel_equal"] and f["jitted_equal"], name
+    assert found["model_parallel"]["kernel"] == [None, "model"]
+    assert found["model_parallel"]["jitted"] == ["batch", "model"]
+
+
+@needs_tf
+def test_tf_bad_input(tf8):
+    import re
+
+    found = _scenario(tf8, "bad_input")
+    messages = {"mesh_shape": r"holds 3 devices, got 8",
+                "mesh_unknown_device": r"\['cpu:9'\] are not devices of the tensorflow backend",
+                "divisible": "dimension 1 of shape \\(4, 6\\) has size 6, not divisible",
+                "rank": "rank 2",
+                "two_axes": r"tensorflow backend \(DTensor\) splits a tensor dimension over one"}
+    for case, message in messages.items():
+        kind, text = found[case]
+        assert kind == "ValueError" and re.search(message, text), (case, text)
+    assert found["distribution_unchanged"]
 
 
 # -- the example -----------------------------------------------------------------------------

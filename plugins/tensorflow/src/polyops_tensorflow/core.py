@@ -72,7 +72,12 @@ def convert_to_tensor(x, dtype):
 
 
 def convert_to_numpy(x):
-    return np.asarray(x.numpy())
+    try:
+        return np.asarray(x.numpy())
+    except tf.errors.UnimplementedError:  # a sharded DTensor (polyops.distribution): gathered
+        from ._distribution import gather
+
+        return np.asarray(gather(x).numpy())
 
 
 def _jvp(fun, primals, tangents, has_aux):
@@ -216,10 +221,12 @@ RUNTIME = Runtime(
     jit=_jit,
     device_scope=_device_scope,
     devices=_devices,
+    distribution="polyops_tensorflow._distribution",  # imported on first polyops.distribution use
     # EagerTensor.dtype is a Python property and tf.DType hashes in Python (~0.6 us a
     # lookup); the enum read is a C method (None without it: core reads x.dtype)
     dtype_code=_dtype_code,
     dtype_codes=_dtype_codes(TF_DTYPES),
+    sparse="polyops_tensorflow._sparse",  # tf.SparseTensor (docs/sparse.md)
 )
 
 
