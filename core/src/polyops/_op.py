@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _dtypes, _promote, _tree
+from . import _dtypes, _promote, _sparse, _tree
 from ._state import Variable
 from ._symbolic import Node, SymbolicTensor
 
@@ -157,6 +157,8 @@ class Op:
         """Infer the output spec(s) from the rule and record a graph node."""
         specs = args if _all_specs(self, args) else _map_tensors(self, args, spec_of)
         out = self.rule(*specs)
+        if _sparse.SEEN[0]:  # (no sparse value or spec yet: nothing to mark)
+            out = _sparse.mark(self, specs, out)
         node = Node(self, tuple(args), out)
         for t in _flat_outputs(out):
             t._node = node
@@ -239,7 +241,7 @@ def spec_of(x):
         shape, dtype = arr.shape, infer_dtype(arr)
     else:
         dtype = _dtypes.canonical(_dtypes.standardize_dtype(dtype))
-    spec = SymbolicTensor(tuple(shape), dtype)
+    spec = SymbolicTensor(tuple(shape), dtype, _sparse.SEEN[0] and _sparse.owner(x) is not None)
     spec._const = x
     return spec
 
@@ -374,6 +376,8 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
     compute = op.compute
     half = _dtypes.HALF_FLOATS
     nonempty = f.nonempty
+    _sparse.contract(rt)  # (a new backend's sparse classes: forget types thought dense)
+    sparse_owner = _sparse.owner
 
     def fail(args, exc):
         return _diagnose(op, backend, args, exc)
@@ -414,6 +418,8 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
                 if key is None:
                     key = late_dtype(rt, v.dtype, op.name)
             else:
+                if sparse_owner(v) is not None:  # (sparse values are never native: free for dense)
+                    return _sparse.call(op, backend, args, general)
                 key = _checked_infer(op, v)
                 if key not in supported:
                     raise TypeError(f"{op.name}: dtype {key} is not supported on backend {rt.name!r}")

@@ -25,6 +25,8 @@ class SymbolicTensor:
     Args:
         shape: tuple of ints or ``None`` (an unknown dim).
         dtype: any dtype `standardize_dtype` accepts; stored canonical ("float32").
+        sparse: whether the tensor is sparse (``keras.KerasTensor``'s ``sparse``); each
+            op's rule says whether its result is (`polyops._sparse`, docs/sparse.md).
         name: optional name, used when printing and by `polyops.Function`.
 
     Example:
@@ -33,10 +35,10 @@ class SymbolicTensor:
         ((None, 3), (None, 4))
     """
 
-    __slots__ = ("shape", "dtype", "name", "_node", "_const")
+    __slots__ = ("shape", "dtype", "sparse", "name", "_node", "_const")
     __array_priority__ = 1000  # numpy defers to our reflected operators
 
-    def __init__(self, shape, dtype="float32", name=None):
+    def __init__(self, shape, dtype="float32", sparse=False, name=None):
         # rules build their outputs from tuples of ints/None and canonical names: take
         # those as they are (a few hundred ns a spec), validate anything else
         if type(shape) is tuple:
@@ -48,6 +50,9 @@ class SymbolicTensor:
             shape = _normalize_shape(shape, "SymbolicTensor")
         self.shape = shape
         self.dtype = dtype if type(dtype) is str and dtype in _CANONICAL else _dtypes.standardize_dtype(dtype)
+        if sparse is not False:
+            sparse = _sparse_arg(sparse)
+        self.sparse = sparse
         self.name = name
         self._node = None
         self._const = None  # set when the spec stands for a concrete captured value
@@ -58,7 +63,8 @@ class SymbolicTensor:
 
     def __repr__(self) -> str:
         name = f", name={self.name!r}" if self.name else ""
-        return f"<SymbolicTensor shape={self.shape}, dtype={self.dtype}{name}>"
+        sparse = ", sparse=True" if self.sparse else ""
+        return f"<SymbolicTensor shape={self.shape}, dtype={self.dtype}{sparse}{name}>"
 
     # Misuse of symbolic values gets a clear TypeError instead of a wrong answer.
     def __bool__(self):
@@ -170,6 +176,17 @@ class SymbolicTensor:
 
     def __getitem__(self, key):
         return _np().get_item(self, key)
+
+
+def _sparse_arg(sparse) -> bool:
+    """``sparse`` as a bool; a sparse spec tells the ops' rules to look for sparseness."""
+    if type(sparse) is not bool:
+        raise TypeError(f"SymbolicTensor: expected sparse=True or False, got {sparse!r}")
+    if sparse:
+        from . import _sparse
+
+        _sparse.SEEN[0] = True
+    return sparse
 
 
 def _np():

@@ -105,6 +105,12 @@ class Runtime:
             backend_layout, batch_dim_name)`` and optionally ``distribute_variable`` (the
             contract: docs/distribution.md).  None: one device in one process; a mesh of
             more raises ValueError naming the backend.
+        sparse: optional: the backend's sparse tensors, a namespace (or the name of a
+            module, imported on first use) with ``types`` (the sparse classes, or a function
+            returning them), ``to_dense``, ``from_dense``, ``values``, ``with_values``,
+            ``sum_duplicates`` and ``kernels`` (``{op name: kernel}`` taking sparse operands;
+            the contract: `polyops._sparse`, docs/sparse.md).  None: no sparse tensors;
+            ``convert_to_tensor(x, sparse=True)`` raises ValueError naming the backend.
         empty_tensors: whether the framework computes on zero-size tensors.  False (an
             engine that rejects them, like OpenVINO's): core answers every call with a
             zero-size operand, as for kernels marked with `nonempty`.
@@ -128,6 +134,7 @@ class Runtime:
     empty_tensors: bool = True
     set_x64: Callable[[bool], None] | None = None
     distribution: Any = None
+    sparse: Any = None
 
 
 class BackendSpec:

@@ -242,6 +242,7 @@ RUNTIME = Runtime(
     devices=_devices,
     set_x64=_set_x64,
     distribution="polyops_jax._distribution",  # imported on first use of polyops.distribution
+    sparse="polyops_jax._sparse",  # BCOO (docs/sparse.md)
 )
 
 

@@ -66,19 +66,37 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     """Convert a value (array, list, scalar, another framework's tensor) to a backend tensor.
 
     ``dtype=None`` keeps a tensor's dtype (64-bit demoted to 32-bit) and gives
-    bool/int32/floatx for Python data.  ``sparse`` and ``ragged`` are accepted
-    for Keras compatibility; polyops tensors are dense.
+    bool/int32/floatx for Python data.  ``sparse`` (docs/sparse.md): None keeps a sparse
+    tensor of this backend sparse (and dense values dense); False densifies; True makes a
+    sparse tensor (ValueError on a backend without them).  Another backend's sparse tensor
+    is densified first.  ``ragged=True`` is not supported (ValueError).
 
     Example:
         >>> polyops.ops.convert_to_tensor([1, 2])   # int32 tensor of the current backend
+        >>> polyops.ops.convert_to_tensor([[0, 2.0]], sparse=True)   # tf.SparseTensor, BCOO
     """
-    if sparse or ragged:
-        raise ValueError("convert_to_tensor: sparse and ragged tensors are not supported")
+    if ragged:
+        raise ValueError("convert_to_tensor: ragged tensors are not supported")
+    if sparse not in (None, False, True):
+        raise TypeError(f"convert_to_tensor: expected sparse=None, False or True, got {sparse!r}")
     if isinstance(x, SymbolicTensor):
         return x if dtype is None else cast(x, dtype)
+    from ... import _sparse
     from ..._registry import current
 
     rt = current().runtime
+    if sparse is True and _sparse.contract(rt) is None:
+        raise ValueError(f"convert_to_tensor: the {rt.name} backend has no sparse tensors "
+                         f"(sparse=True); use a backend that has them (tensorflow, jax)")
+    name = _sparse.owner(x)
+    if name is not None:
+        if name == rt.name and sparse is not False:
+            return x if dtype is None else cast(x, dtype)  # (cast keeps it sparse)
+        x = _sparse.densify(x)
+        if name != rt.name:  # another framework's dense tensor: through numpy
+            x = _sparse.backend_of(name)[0].runtime.convert_to_numpy(x)
+    if sparse is True:
+        return _sparse.contract(rt).from_dense(convert_to_tensor(x, dtype))
     if dtype is not None:
         target = dtype_arg("convert_to_tensor", dtype)
     elif isinstance(x, rt.tensor_types):
@@ -118,8 +136,13 @@ def convert_to_numpy(x):
             f"convert_to_numpy: expected a concrete tensor, got a SymbolicTensor "
             f"{x.shape} {x.dtype}; run the graph with polyops.Function first"
         )
+    from ... import _sparse
     from ..._registry import current
 
+    name = _sparse.owner(x)
+    if name is not None:  # densified, by its own backend
+        b = _sparse.backend_of(name)[0]
+        return b.runtime.convert_to_numpy(_sparse.densify(x))
     rt = current().runtime
     if isinstance(x, rt.tensor_types):
         return rt.convert_to_numpy(x)
@@ -136,16 +159,39 @@ def _loaded_backends():
 
 
 def is_tensor(x) -> bool:
-    """Whether ``x`` is a tensor of the current backend (or a SymbolicTensor)."""
+    """Whether ``x`` is a tensor of the current backend, dense or sparse (or a SymbolicTensor)."""
     if isinstance(x, SymbolicTensor):
         return True
+    from ... import _sparse
     from ..._registry import current
 
-    return isinstance(x, current().runtime.tensor_types)
+    b = current()
+    return isinstance(x, b.runtime.tensor_types) or _sparse.owner(x) == b.name
+
+
+def is_sparse(x) -> bool:
+    """Whether ``x`` is a sparse tensor (of any loaded backend), or a sparse SymbolicTensor.
+
+    Keras 3 has no ``keras.ops`` equivalent (Keras 2 had ``tf.keras.backend.is_sparse``;
+    Keras 3 reads ``KerasTensor.sparse``).  See docs/sparse.md for what is sparse where.
+
+    Example:
+        >>> polyops.ops.is_sparse(polyops.SymbolicTensor((2, 3), sparse=True))
+        True
+        >>> with polyops.use_backend("jax"):  # a BCOO (tf.SparseTensor on tensorflow)
+        ...     polyops.ops.is_sparse(polyops.ops.convert_to_tensor([[0.0, 1.0]], sparse=True))
+        True
+    """
+    if isinstance(x, SymbolicTensor):
+        return x.sparse
+    from ... import _sparse
+
+    return _sparse.owner(x) is not None
 
 
 __all__ = [
-    "Cast", "cast", "convert_to_numpy", "convert_to_tensor", "dtype", "is_tensor", "shape",
+    "Cast", "cast", "convert_to_numpy", "convert_to_tensor", "dtype", "is_sparse", "is_tensor",
+    "shape",
 ]
 
 _finish(globals())

@@ -1,0 +1,316 @@
+"""Sparse tensors: which results are sparse (one rule per op, by category), and the eager
+dispatch of sparse operands.
+
+**The rule.**  `RULES` maps an op's name to a function of its tensor operands' sparseness
+(one bool per operand in slot order, a Python scalar counting as dense) that says whether
+the result is sparse.  It is declared once here, by category, and applied both by the
+symbolic path (`mark`, so ``SymbolicTensor.sparse`` predicts what eager returns) and by the
+eager path (`call` makes the result's sparseness the rule's on every backend).  Every op not
+in `RULES` densifies: its result is dense and equals the dense computation.  A 0-d result
+is never sparse.
+
+**The plugin contract** (``Runtime.sparse``, docs/plugins.md): a namespace, or the name of
+a module imported on first use, with
+
+* ``types``: the backend's sparse classes, a tuple or a function returning one (jax's BCOO
+  module is imported by the user who makes one: the plugin need not import it before);
+* ``to_dense(x)`` and ``from_dense(x)``: a sparse tensor to a native dense one and back;
+* ``values(x)`` and ``with_values(x, values)``: the stored values (a native 1-D tensor,
+  one per stored index) and a sparse tensor of the same indices with other values;
+* ``sum_duplicates(x)``: ``x`` with each index stored once (duplicates summed);
+* ``kernels``: ``{op name: kernel}``, kernels that take sparse operands.  They receive the
+  operands promoted as for the dense kernel (sparse ones with their values cast) and may
+  return ``NotImplemented`` for a case they do not cover: core then densifies.
+
+**Eager dispatch.**  The general entry of every op (`polyops._op.make_entry`) looks for
+sparse operands only where a value is not a native tensor (dense calls never pay), and
+calls `call`: a foreign backend's sparse tensor is a TypeError naming the op; the op's rule
+validates the call (shapes, dtypes); then the backend's sparse kernel, else, for a
+zero-preserving unary op, the dense kernel applied to the stored values, else the dense
+computation on densified operands.  A result whose sparseness differs from the rule's is
+converted (``from_dense`` / ``to_dense``), so a backend with no kernel for an op is still
+right.  A backend without ``Runtime.sparse`` has no sparse tensors of its own.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import SimpleNamespace
+from typing import Any, Callable
+
+SEEN = [False]
+"""Whether any sparse value or spec exists yet: until then the symbolic path skips `mark`."""
+
+# -- the rule -----------------------------------------------------------------------
+
+ZERO_PRESERVING = frozenset({
+    "abs", "negative", "sign", "square", "sqrt", "sin", "tan", "arcsin", "arctan", "sinh",
+    "tanh", "arcsinh", "arctanh", "floor", "ceil", "round", "trunc", "fabs", "expm1",
+    "log1p", "deg2rad", "rad2deg", "real", "imag", "conjugate", "copy", "signbit",
+})
+"""Elementwise unary ops with ``f(0) == 0``: the result keeps the operand's indices (the
+op applied to the stored values).  Those with ``f(0) != 0`` (exp, cos, log, reciprocal...)
+densify."""
+
+LINEAR = frozenset({"negative", "real", "imag", "conjugate", "copy", "deg2rad", "rad2deg"})
+"""Zero-preserving ops with ``f(a + b) == f(a) + f(b)``: stored duplicates may stay; the
+others sum them first (Keras's jax backend does the same)."""
+
+
+def _first(flags) -> bool:  # the result has the layout of the first operand
+    return flags[0]
+
+
+def _every(flags) -> bool:  # a union of indices: sparse only if every operand is
+    return all(flags)
+
+
+def _some(flags) -> bool:  # an intersection: any sparse operand bounds the indices
+    return any(flags)
+
+
+def _dividend(flags) -> bool:  # a sparse dividend over a divisor that is not sparse
+    return flags[0] and not flags[1]
+
+
+RULES: dict[str, Callable[[list], bool]] = {
+    **dict.fromkeys(ZERO_PRESERVING, _first),
+    **dict.fromkeys(("cast", "transpose", "reshape", "expand_dims", "squeeze"), _first),
+    **dict.fromkeys(("add", "subtract", "maximum", "minimum", "fmax", "fmin"), _every),
+    **dict.fromkeys(("matmul", "concatenate"), _every),
+    "multiply": _some,
+    **dict.fromkeys(("divide", "divide_no_nan"), _dividend),
+}
+"""op name -> (sparseness of each tensor operand) -> whether the result is sparse.  Ops not
+listed (sum, mean, exp, every other op) give dense results."""
+
+
+def sparse_result(name: str, flags) -> bool:
+    """Whether op ``name`` on operands of sparseness ``flags`` gives a sparse result."""
+    rule = RULES.get(name)
+    return rule is not None and any(flags) and rule(flags)
+
+
+def _flags(op, args) -> list:
+    from ._op import _slot_values
+
+    return [getattr(v, "sparse", False) is True for _, _, v in _slot_values(op, args)]
+
+
+def mark(op, specs, out):
+    """``out`` (the rule's output spec for ``specs``) with ``sparse`` set by `RULES`."""
+    from ._symbolic import SymbolicTensor
+
+    if isinstance(out, SymbolicTensor) and out.shape:
+        flags = _flags(op, specs)
+        if any(flags):
+            sparse = sparse_result(op.name, flags)
+            if sparse is not out.sparse:
+                if any(out is v for v in specs) or any(
+                        isinstance(v, list) and any(out is w for w in v) for v in specs):
+                    out = SymbolicTensor(out.shape, out.dtype)  # (never mark an input)
+                out.sparse = sparse
+    return out
+
+
+# -- the plugin contract --------------------------------------------------------------
+
+_CONTRACTS: dict = {}  # id(runtime) -> (runtime, resolved Runtime.sparse or None)
+_OWNERS: dict = {}  # type -> the name of the backend whose sparse class it is, or None
+_NEEDED = ("types", "to_dense", "from_dense", "values", "with_values", "sum_duplicates")
+
+
+def contract(rt) -> Any:
+    """``rt.sparse`` resolved (a module name imported), checked, and cached; None for a
+    backend without sparse tensors."""
+    hit = _CONTRACTS.get(id(rt))
+    if hit is not None and hit[0] is rt:
+        return hit[1]
+    hook = getattr(rt, "sparse", None)
+    if isinstance(hook, str):
+        hook = importlib.import_module(hook)
+    if hook is not None:
+        missing = [n for n in _NEEDED if not hasattr(hook, n)]
+        if missing:
+            raise TypeError(f"backend {rt.name!r}: Runtime.sparse lacks {', '.join(missing)}")
+        hook = SimpleNamespace(**{n: getattr(hook, n) for n in _NEEDED},
+                               kernels=dict(getattr(hook, "kernels", None) or {}))
+    _CONTRACTS[id(rt)] = (rt, hook)
+    # a type seen before this backend's classes were known may be one of them
+    for t in [t for t, name in _OWNERS.items() if name is None]:
+        del _OWNERS[t]
+    return hook
+
+
+def _types(c) -> tuple:
+    t = c.types
+    return t if isinstance(t, tuple) else tuple(t())
+
+
+def owner(v) -> str | None:
+    """The name of the backend whose sparse tensor ``v`` is, or None (a dense value, or a
+    sparse one of a backend not loaded).  A dict lookup once ``type(v)`` was seen."""
+    t = type(v)
+    try:
+        return _OWNERS[t]
+    except KeyError:
+        pass
+    name = None
+    for b in _loaded():
+        c = contract(b.runtime)
+        if c is not None and isinstance(v, _types(c)):
+            name = b.name
+            SEEN[0] = True
+            break
+    _OWNERS[t] = name
+    return name
+
+
+def _loaded():
+    from ._registry import _discover, current
+
+    found = [b for b in _discover().values() if b.status == "loaded" and b.runtime is not None]
+    b = current()
+    if b.runtime is not None and b not in found:  # (a backend registered by hand)
+        found.append(b)
+    return found
+
+
+def backend_of(name: str):
+    """The loaded backend named ``name`` (an `owner` answer) and its resolved contract."""
+    for b in _loaded():
+        if b.name == name:
+            return b, contract(b.runtime)
+    raise LookupError(name)  # (owner only names loaded backends)
+
+
+def densify(v):
+    """``v`` as a native dense tensor of its own backend if it is sparse, else ``v``."""
+    name = owner(v)
+    if name is None:
+        return v
+    return backend_of(name)[1].to_dense(v)
+
+
+def foreign_error(where: str, what: str, v, name: str, rt) -> TypeError:
+    """The error for ``v``, a sparse tensor of backend ``name``, given to the backend of
+    ``rt``: the op names it, and says how to bring it over."""
+    how = (f"polyops.ops.convert_to_tensor({what}) (dense: the {rt.name} backend has no "
+           f"sparse tensors)" if contract(rt) is None else
+           f"polyops.ops.convert_to_tensor({what}, sparse=True) (or sparse=False: dense)")
+    return TypeError(
+        f"{where}: expected a tensor of the {rt.name} backend for {what!r}, got a {name} "
+        f"sparse tensor ({type(v).__name__}); convert it first with {how} under the "
+        f"{rt.name} backend")
+
+
+# -- eager dispatch ---------------------------------------------------------------------
+
+
+def call(op, backend, args, dense: Callable):
+    """``op`` on ``args``, some of them sparse, on ``backend``; ``dense`` is the op's general
+    entry there (it takes native and foreign dense values)."""
+    from ._op import _map_tensors, _slot_values, spec_of
+    from ._state import Variable
+
+    rt = backend.runtime
+    c = contract(rt)
+    flags = []
+    for pos, sub, v in _slot_values(op, args):
+        if type(v) is Variable:
+            v = v.value
+        name = owner(v)
+        if name is not None and (c is None or name != rt.name):
+            what = op.params[min(pos, len(op.params) - 1)] + (f"[{sub}]" if sub is not None else "")
+            raise foreign_error(op.name, what, v, name, rt)
+        flags.append(name is not None)
+    # the rule validates the call (shapes, dtypes, axes) and names the op in its errors
+    out = op.rule(*_map_tensors(op, args, spec_of))
+    from ._symbolic import SymbolicTensor
+
+    want = (isinstance(out, SymbolicTensor) and bool(out.shape)
+            and sparse_result(op.name, flags))
+    result = NotImplemented
+    kernel = c.kernels.get(op.name)
+    if kernel is None and op.name in _RESHAPES and "reshape" in c.kernels and flags[0]:
+        # expand_dims, squeeze: the backend's sparse reshape to the shape the rule gives
+        return _finish(c, c.kernels["reshape"](args[0], out.shape), want)
+    if kernel is not None:
+        promoted = _promoted(op, backend, c, args)
+        if promoted is not None:
+            try:
+                result = kernel(*promoted)
+            except Exception as exc:
+                from ._op import _diagnose
+
+                raise _diagnose(op, backend, promoted, exc) from exc
+    elif op.name in ZERO_PRESERVING or op.name == "cast":
+        x = args[0]
+        if op.name not in LINEAR:
+            x = c.sum_duplicates(x)
+        result = c.with_values(x, dense(c.values(x), *args[1:]))
+    if result is NotImplemented:
+        result = dense(*_map_tensors(op, args, lambda v: c.to_dense(v) if owner(v) else v))
+    return _finish(c, result, want)
+
+
+_RESHAPES = frozenset(("expand_dims", "squeeze"))
+
+
+def _finish(c, result, want: bool):
+    """``result`` sparse or dense, as the rule says (``want``)."""
+    if isinstance(result, _types(c)):
+        return result if want else c.to_dense(result)
+    return c.from_dense(result) if want else result
+
+
+def _promoted(op, backend, c, args):
+    """``args`` converted and promoted as the general entry does for the dense kernel
+    (sparse operands' values cast), then prepared; None where the op computes 16-bit
+    floats in a wider dtype (the dense path does that)."""
+    from . import _dtypes, _promote
+    from ._op import _SCALAR_TYPES, _check_weak_int, _checked_infer, _slot_values, late_dtype
+    from ._state import Variable
+
+    rt = backend.runtime
+    convert, sparse_types = rt.convert_to_tensor, _types(c)
+    values, keys = [], []
+    for pos, sub, v in _slot_values(op, args):
+        if type(v) is Variable:
+            v = v.value
+        if v is None:
+            key = None
+        elif type(v) in _SCALAR_TYPES:
+            key = _dtypes._WEAK_OF[type(v)]
+        elif isinstance(v, rt.tensor_types) or isinstance(v, sparse_types):
+            key = rt.dtypes.get(v.dtype) or late_dtype(rt, v.dtype, op.name)
+        else:
+            key = _checked_infer(op, v)
+            v = convert(v, key)
+        values.append((pos, sub, v, key))
+        keys.append(key)
+    try:
+        targets = op.promote(tuple(keys)) if op.promote is not None else keys
+    except _promote.PromotionError as exc:
+        raise TypeError(f"{op.name}: {exc}") from None
+    if op.compute is not None and set(targets) & set(_dtypes.HALF_FLOATS):
+        return None
+    out = list(args)
+    for (pos, sub, v, key), target in zip(values, targets):
+        if v is not None and target is not None and target not in _dtypes.WEAK_TYPES:
+            if key == "int" and type(v) is int:
+                _check_weak_int(op, v, target)
+            if isinstance(v, sparse_types):
+                if key != target:
+                    v = c.with_values(v, convert(c.values(v), target))
+            elif key != target or not isinstance(v, rt.tensor_types):
+                v = convert(v, target)
+        elif type(v) in _SCALAR_TYPES:
+            v = convert(v, _dtypes.result_type_of_keys((key,)))
+        if sub is None:
+            out[pos] = v
+        else:
+            if out[pos] is args[pos]:
+                out[pos] = list(out[pos])
+            out[pos][sub] = v
+    return out if op.prepare is None else list(op.prepare(*out))
