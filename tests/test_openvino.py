@@ -46,3 +46,24 @@ def test_extrema_of_only_infinities(dtype):
         np.testing.assert_array_equal(ops.nanmin(np.array([np.inf, np.nan], dtype)), np.inf)
         assert np.isnan(ops.ptp(np.array([np.inf], dtype)))
         np.testing.assert_array_equal(ops.max(ninf), 1.0)
+
+
+@pytest.mark.filterwarnings("ignore:polyops 64-bit mode on openvino")
+@pytest.mark.parametrize("dtype", ["uint64", "int64"])
+def test_64_bit_integer_sum_and_prod_are_exact(dtype):
+    """The CPU plugin computes 64-bit ints in 32 bits (inputs saturated, sums wrapped:
+    uint64 [2**32 + 1, 2] summed to 1): in 64-bit mode sum and prod run on the host,
+    wrapping at 64 bits as NumPy; outside it the inputs are 32-bit, as on numpy."""
+    x = np.array([[2**63 + 5, 2**40, 7], [2**32 + 1, 2**31, 3]], np.uint64).astype(dtype)
+    with polyops.use_backend("openvino"):
+        with polyops.config.x64_scope():
+            for kw in ({}, {"axis": 0}, {"axis": 1, "keepdims": True}):
+                got = ops.sum(x, **kw)
+                assert ops.dtype(got) == dtype
+                np.testing.assert_array_equal(got, np.sum(x, dtype=dtype, **kw))
+                np.testing.assert_array_equal(ops.prod(x, **kw), np.prod(x, dtype=dtype, **kw))
+        got = ops.sum(ops.convert_to_tensor(x))  # 32-bit: the same as the numpy backend
+    with polyops.use_backend("numpy"):
+        want = ops.sum(ops.convert_to_tensor(x))
+    assert ops.dtype(got) == ops.dtype(want) == dtype[:-2] + "32"
+    np.testing.assert_array_equal(got, want)

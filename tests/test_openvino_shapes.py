@@ -1,9 +1,17 @@
-"""OpenVINO: one model serves every shape of a rank (dynamic dims), so a loop over new
-shapes compiles nothing; hot signatures, integer inputs and builds that need static shapes
-get static models; the model cache is bounded.  Structure (compile counts), not timings."""
+"""OpenVINO: one model serves every shape of a rank (dynamic dims, the default), so a loop
+over new shapes compiles nothing; hot signatures, integer and bfloat16 inputs, the ops whose
+dynamic model computes differently (_graph.STATIC_OPS), models that write into earlier
+inputs and builds that need static shapes get static models; dynamic and static models
+agree bit for bit on special values; the model cache is bounded.  Structure (compile
+counts, values), not timings."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -19,7 +27,7 @@ pytestmark = pytest.mark.skipif(
 def graph(monkeypatch):
     from polyops_openvino import _graph
 
-    # dynamic-shape models are opt-in (POLYOPS_OPENVINO_DYNAMIC=1): see _graph.DYNAMIC
+    # the default, unless POLYOPS_OPENVINO_DYNAMIC=0 turned it off (see _graph.DYNAMIC)
     monkeypatch.setattr(_graph, "DYNAMIC", True)
     with polyops.use_backend("openvino"):
         yield _graph
@@ -102,3 +110,150 @@ def test_the_cache_is_bounded(graph):
             graph.set_cache_size(0)
     finally:
         graph.set_cache_size(size)
+
+
+_SWEEP = ("import numpy as np, polyops\n"
+          "from polyops import ops\n"
+          "from polyops_openvino import _graph\n"
+          "with polyops.use_backend('openvino'):\n"
+          "    before = _graph.compiles\n"
+          "    for n in range(2, 12):\n"
+          "        ops.add(np.ones(n, 'float32'), np.ones(n, 'float32'))\n"
+          "    print(_graph.DYNAMIC, _graph.compiles - before)\n")
+
+
+@pytest.mark.parametrize("value, want", [(None, "True 1"), ("1", "True 1"), ("0", "False 10")])
+def test_dynamic_models_are_the_default_and_the_environment_turns_them_off(value, want):
+    env = {k: v for k, v in os.environ.items() if k != "POLYOPS_OPENVINO_DYNAMIC"}
+    if value is not None:
+        env["POLYOPS_OPENVINO_DYNAMIC"] = value
+    out = subprocess.run([sys.executable, "-c", _SWEEP], capture_output=True, text=True,
+                         env=env, check=True)
+    assert out.stdout.split("\n")[-2] == want
+
+
+# special values: every pair of them for binary ops, each for unary ones
+_SPECIAL = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.5, -0.5, 1e-40, -1e-40,
+                     3e38, -3e38, 1e-7, 0.3, 100.0, -7.0, -2.0 / 3], np.float64)
+_X1 = np.repeat(_SPECIAL, _SPECIAL.size).reshape(_SPECIAL.size, -1)
+_X2 = np.tile(_SPECIAL, _SPECIAL.size).reshape(_SPECIAL.size, -1)
+AGREE = {  # op -> call on float arrays (unary ops take _X1's column 0 as rows of 3)
+    "add": lambda a, b: ops.add(a, b), "subtract": lambda a, b: ops.subtract(a, b),
+    "multiply": lambda a, b: ops.multiply(a, b), "divide": lambda a, b: ops.divide(a, b),
+    "maximum": lambda a, b: ops.maximum(a, b), "fmod": lambda a, b: ops.fmod(a, b),
+    "floor_divide": lambda a, b: ops.floor_divide(a, b), "mod": lambda a, b: ops.mod(a, b),
+    "power": lambda a, b: ops.power(a, b), "arctan2": lambda a, b: ops.arctan2(a, b),
+    "logaddexp2": lambda a, b: ops.logaddexp2(a, b), "where": lambda a, b: ops.where(a < b, a, b),
+    "matmul": lambda a, b: ops.matmul(a, b),
+    "negative": lambda a: ops.negative(a), "exp": lambda a: ops.exp(a),
+    "tanh": lambda a: ops.tanh(a),
+    "deg2rad": lambda a: ops.deg2rad(a), "sqrt": lambda a: ops.sqrt(a), "abs": lambda a: ops.abs(a),
+    "sum": lambda a: ops.sum(a, axis=1), "max": lambda a: ops.max(a, axis=0),
+    "softmax": lambda a: ops.softmax(a, axis=-1), "relu": lambda a: ops.nn.relu(a),
+    "cast_bf16": lambda a: ops.cast(a, "bfloat16"), "cast_f64": lambda a: ops.cast(a, "float64"),
+}
+
+
+def _bits(x):
+    """Values with NaN normalized and the sign of zero kept, comparable with ==."""
+    x = np.asarray(x, np.float64)
+    return np.where(np.isnan(x), np.inf, x), np.signbit(x) & ~np.isnan(x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("name", list(AGREE))
+def test_dynamic_and_static_models_agree_on_special_values(graph, monkeypatch, name, dtype):
+    fn = AGREE[name]
+    nd = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
+    unary = fn.__code__.co_argcount == 1
+    args = (_X1[:, :6].astype(nd),) if unary else (_X1.astype(nd), _X2.astype(nd))
+    got = {}
+    for dynamic in (True, False):
+        monkeypatch.setattr(graph, "DYNAMIC", dynamic)
+        graph._cache.clear(), graph._warm.clear(), graph._static_only.clear()
+        with np.errstate(all="ignore"):
+            got[dynamic] = ops.convert_to_numpy(fn(*args))
+        if dynamic and not unary and name not in ("matmul",):  # a second shape, same model
+            fn(*(a[:5] for a in args))
+    assert got[True].dtype == got[False].dtype
+    for d, s in zip(_bits(got[True]), _bits(got[False])):
+        np.testing.assert_array_equal(d, s)
+
+
+@pytest.mark.parametrize("op, dtype", sorted({(op, str(dt)) for op, dt in __import__(
+    "polyops_openvino._graph", fromlist=["STATIC_OPS"]).STATIC_OPS} if "openvino" in
+    polyops.available_backends() else []))
+def test_the_ops_that_differ_keep_static_models(graph, op, dtype):
+    assert graph.STATIC_OPS[(op, np.dtype(dtype))].startswith(op + ": ")  # with its reason
+    fn = getattr(ops, op)
+    arity = 1 if op in ("negative", "deg2rad", "rad2deg") else 2
+    # lengths no other case of this test uses: each compiles its own static models
+    first = 3 + 3 * ("float16", "float32", "float64").index(dtype)
+    x = np.array([-0.0, 0.0, 1.0, -1.0, 3.0, -2.0, 0.5, -0.0, 0.0, 7.0, -0.0, 2.0], dtype)
+    y = np.array([0.0, -0.0, 1.0, -1.0, -1.0, 3.0, -2.0, 1.0, -1.0, 2.0, 5.0, -0.5], dtype)
+    with polyops.config.x64_scope():  # (float64 as it is, not demoted to float32)
+        before = graph.compiles
+        for n in (first, first + 1, first + 2):
+            fn(*(x[:n], y[:n])[:arity])
+        if dtype != "float64":  # (float64 runs some of these ops as compositions)
+            assert graph.compiles - before == 3  # one static model per shape
+        with np.errstate(all="ignore"):
+            want = getattr(np, op)(*(x, y)[:arity])
+            got = ops.convert_to_numpy(fn(*(x, y)[:arity]))
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-3)  # (computed in float32)
+    np.testing.assert_array_equal(_bits(got)[1], _bits(want)[1])  # the signs of zeros too
+
+
+def test_a_model_that_writes_into_earlier_inputs_gets_static_models(graph):
+    # the CPU plugin ran this dynamic graph in place: its third call wrote the third input
+    # into the second call's array (so did polyops' cast of float32 to float64)
+    def build(p):
+        return graph.ops.convert(graph.ops.convert(p, graph.T.f64), graph.T.f32)
+
+    key = ("test_in_place",)
+    arrays = [np.full((2, 3), v, np.float32) for v in (1.0, 2.0, 3.0)]
+    before = graph.compiles
+    for a in arrays:
+        np.testing.assert_array_equal(graph.run1_dyn(key, build, a), a)
+    assert [a[0, 0] for a in arrays] == [1.0, 2.0, 3.0]  # (the dynamic model wrote 3.0 in)
+    assert (key, "dyn", ((False, False), np.dtype("float32"))) in graph._static_only
+    assert graph.compiles - before == 2  # the dynamic model (refused), then a static one
+    assert not graph._writes_old_inputs(graph._cache[(key, ((2, 3), np.dtype("float32")))], arrays)
+
+
+@pytest.mark.parametrize("sizes", [(8, 10_000, 8, 12), (10_000, 6, 10_000, 6)])
+def test_small_inputs_are_copied_large_ones_bound(graph, sizes):
+    """The shared request copies inputs of up to _COPY_MAX bytes into tensors of its own and
+    binds larger ones: a sequence of both through one model computes each call's inputs."""
+    assert 8 * 4 <= graph._COPY_MAX < 10_000 * 4
+    rng = np.random.default_rng(5)
+    for n in sizes:
+        a, b = rng.standard_normal((2, n)).astype(np.float32)
+        keep = a.copy()
+        got = ops.add(a, b)
+        np.testing.assert_array_equal(got, a + b)
+        a[:] = 0  # the result is the caller's own, and the input was read before
+        np.testing.assert_array_equal(got, keep + b)
+
+
+def test_matmul_and_softmax_pad_rows_to_a_few_shapes(graph, monkeypatch):
+    """The CPU plugin prepares a dynamic model anew for each shape it meets (a matmul: 20x
+    the call): matmul's rows and softmax's slices across its axis are padded up to four
+    sizes an octave, with the same bits as the unpadded call."""
+    from polyops_openvino.nn import _softmax_build
+    from polyops_openvino.numpy.base import _matmul_build
+
+    seen = []
+    real = graph._infer_shared
+    monkeypatch.setattr(graph, "_infer_shared", lambda e, a: seen.append(a[0].shape) or real(e, a))
+    lengths = range(9, 200)
+    got = [(ops.matmul(_ROWS[:n], _W), ops.softmax(_ROWS[:n], axis=-1)) for n in lengths]
+    rows = {s[0] for s in seen}
+    assert rows == {graph.bucket(n) for n in lengths} and len(rows) == 19  # of 191 lengths
+    monkeypatch.setattr(graph, "_infer_shared", real)
+    for n, (mm, sm) in zip(lengths, got):
+        x = np.ascontiguousarray(_ROWS[:n])
+        np.testing.assert_array_equal(mm, graph.run1_dyn(("matmul",), _matmul_build, x, _W))
+        np.testing.assert_array_equal(sm, graph.run1_dyn(("softmax", -1), _softmax_build(-1), x))
+        assert mm.shape == (n, 5) and sm.shape == (n, 7)

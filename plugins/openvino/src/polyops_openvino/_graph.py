@@ -6,16 +6,18 @@ arrays' element types.  The compiled model is cached with one reusable infer req
 so a repeated call only binds the inputs and infers.  Results come back as fresh numpy
 arrays (bfloat16 as ml_dtypes).
 
-- ``run_dyn`` (dynamic models only with ``POLYOPS_OPENVINO_DYNAMIC=1``, see ``DYNAMIC``;
-  otherwise it is ``run``): ``build`` reads nothing of the inputs' shapes but their rank and which
+- ``run_dyn``: ``build`` reads nothing of the inputs' shapes but their rank and which
   dims are 1 (from its Parameters, or by closure).  Its Parameters have dynamic dims
   except those equal to 1 (broadcasting depends on them), so one model, cached under
   ``(key, dtypes, pattern of 1s)``, serves every shape of that pattern: a loop over
   new shapes compiles nothing.  With ``HOT_CALLS`` set (default None: off), an exact
   signature called that often gets a static model of its own.
-  A ``build`` that fails on dynamic dims (reads ``get_shape()``, or the CPU plugin
-  rejects them: convolution weights) gets static models, decided once per pattern key;
-  so do integer inputs (the CPU plugin computes some dynamic int32 graphs in f32).
+  Static models instead (one per shape), decided once per pattern key: a ``build`` that
+  fails on dynamic dims (reads ``get_shape()``, or the CPU plugin rejects them:
+  convolution weights), integer and bfloat16 inputs and the ops of ``STATIC_OPS``
+  (where the CPU plugin's dynamic model computes differently, see ``DYNAMIC``), and a
+  model that writes into earlier inputs (``_writes_old_inputs``).
+  ``POLYOPS_OPENVINO_DYNAMIC=0`` turns dynamic models off.
 - ``run``: ``build`` may depend on the exact shapes (closures of ``x.shape``, a static
   shape plan): one static model per ``(key, shapes, dtypes)``.
 
@@ -42,7 +44,7 @@ from polyops.plugin import LateBfloat16
 
 from ._compat import request_infer as _request_infer
 
-__all__ = ["ops", "run", "run1", "run_dyn", "run1_dyn", "set_cache_size", "const", "to",
+__all__ = ["ops", "run", "run1", "run_dyn", "run1_dyn", "set_cache_size", "const", "to", "padded",
            "etype", "axes_const", "BF16", "OV_TYPES", "NP_TYPES", "HALF_TYPES", "T", "Lazy",
            "TracedValueError", "is_lazy", "copy", "constant", "narrow_dtype"]
 
@@ -144,7 +146,7 @@ class _Warm:
 
 class _Entry:
     __slots__ = ("compiled", "request", "lock", "in_types", "bf16_in", "out_views", "narrow",
-                 "widen")
+                 "widen", "own", "own_views", "own_shapes", "bound")
 
     def __init__(self, compiled, in_types, narrow=None, widen=None):
         self.compiled = compiled
@@ -157,6 +159,14 @@ class _Entry:
         self.bf16_in = tuple(t == T.bf16 for t in in_types)
         outs = [NP_TYPES[o.get_element_type().get_type_name()] for o in compiled.outputs]
         self.out_views = tuple(BF16 if d == BF16 else None for d in outs)
+        # the shared request's inputs of up to _COPY_MAX bytes are copied into tensors of
+        # its own (see _infer_shared); per input: that tensor (None: none yet), its buffer
+        # as numpy, the shape of the last call, and whether our tensor is the one bound
+        n = len(in_types)
+        self.own = [None] * n
+        self.own_views = [None] * n
+        self.own_shapes = [None] * n
+        self.bound = [False] * n
 
 
 def _get_core():
@@ -177,16 +187,51 @@ def _compile(k, build, arrays, shapes=None):
         entry = _cache.get(k)
         if entry is not None:
             return entry
-        if shapes is None:
+        dynamic = shapes is not None
+        if not dynamic:
             shapes = [list(a.shape) for a in arrays]
         model, in_types, narrow, widen = _model(build, arrays, shapes)
+        if dynamic and any(o.get_element_type() == T.bf16 for n in model.get_ordered_ops()
+                           for o in n.outputs()):
+            raise _NotDynamic(k)  # (bfloat16 anywhere, a cast's result too: see DYNAMIC)
         entry = _Entry(_get_core().compile_model(model, "CPU", _CONFIG), in_types, narrow, widen)
         global compiles
         compiles += 1
+        if dynamic and _writes_old_inputs(entry, arrays):
+            raise _NotDynamic(k)
         while len(_cache) >= _MAX_ENTRIES:
             _cache.popitem(last=False)
         _cache[k] = entry
         return entry
+
+
+class _NotDynamic(Exception):
+    """A dynamic model that would not compute as the static one: bfloat16 in its graph
+    (see DYNAMIC), or writing into an earlier call's input buffers (see below)."""
+
+
+def _writes_old_inputs(entry, arrays):
+    """Whether the compiled dynamic model writes into the input buffers of an earlier call.
+
+    The CPU plugin runs some dynamic graphs in place: where an output is its input
+    converted to the same element type (a cast to float64 of float32, whose f64 the plugin
+    narrows back), the node keeps the memory of the input bound on the previous call and
+    copies the next call's input into it, over the caller's array (or freed memory).
+    Static models never did.  Three calls on fresh arrays of distinct values tell."""
+    calls = []
+    for v in (1, 2, 3):
+        bufs = []
+        for a, t in zip(arrays, entry.in_types):
+            nd = np.dtype(np.uint16) if t == T.bf16 else NP_TYPES[t.get_type_name()]
+            bufs.append(np.full(a.shape, v % 2 if nd == np.bool_ else v, nd))
+        calls.append(bufs)
+    kept = [[b.copy() for b in bufs] for bufs in calls]
+    request = entry.compiled.create_infer_request()
+    for bufs in calls:
+        _request_infer(request, {i: _Tensor(b, b.shape, t) for i, (b, t)
+                                 in enumerate(zip(bufs, entry.in_types))}, False, False)
+    return any(not np.array_equal(b, c) for bufs, keep in zip(calls, kept)
+               for b, c in zip(bufs, keep))
 
 
 # 64-bit inputs.  The CPU plugin has no 64-bit arithmetic: it narrows f64 Parameters,
@@ -262,15 +307,34 @@ def _narrowed(arrays, narrow):
 _INFO = {n: np.iinfo(n) for n in (np.dtype(np.int32), np.dtype(np.uint32))}
 
 
-# Dynamic models only for float and bool inputs: the CPU plugin computes some int32 graphs
-# in f32 when their shapes are dynamic (left_shift's clamp and select lost the low bits of
-# int32 values its static model kept exact), so integer inputs keep static models.
-# Dynamic-shape models are opt-in (POLYOPS_OPENVINO_DYNAMIC=1): the CPU plugin computes
-# some of them differently from the static model of the same graph (fmod's sign of zero,
-# deg2rad at extreme values, bfloat16 division rounding: tests/test_numpy_elementwise.py,
-# tests/test_numerics.py), so by default every shape still gets its own static model.
-DYNAMIC = os.environ.get("POLYOPS_OPENVINO_DYNAMIC", "") == "1"
-_DYN_DTYPES = frozenset(np.dtype(d) for d in ("float16", "float32", "float64", "bool")) | {BF16}
+# Dynamic-shape models are the default; POLYOPS_OPENVINO_DYNAMIC=0 (or DYNAMIC = False)
+# gives every shape its own static model.  They are used only where they compute what the
+# static model of the same graph computes, bit for bit (tests/test_openvino_shapes.py
+# compares the two on special values).  The CPU plugin's dynamic models differ in:
+# - integers: some int32 graphs computed in f32 (left_shift's clamp and select lost the
+#   low bits of int32 values its static model kept exact): integer inputs stay static;
+# - bfloat16: results are converted from f32 by truncation, not rounding (exp(2.5) gave
+#   12.125, not 12.1875; 1 / 2.5 gave 0.3984, not 0.4004): graphs with a bfloat16 input,
+#   node or result (a cast to bfloat16: logspace, geomspace) stay static;
+# - the sign of a zero result (a scale-shift node's "+ 0"): the graphs of STATIC_OPS.
+DYNAMIC = os.environ.get("POLYOPS_OPENVINO_DYNAMIC", "") != "0"
+_DYN_DTYPES = frozenset(np.dtype(d) for d in ("float16", "float32", "float64", "bool"))
+_ZERO_SIGN = ("the dynamic model gives +0.0 where the static model (and NumPy) give -0.0: "
+              "the CPU plugin turns a subtraction or a product with a constant into a "
+              "scale-shift node that adds +0.0")
+# (op, input dtype) -> why its dynamic model differs: static models, one per shape (the
+# first element of a kernel's key names its op; float64 computes in float32: the same graph)
+_FLOATS = tuple(np.dtype(d) for d in ("float16", "float32", "float64"))
+STATIC_OPS = {
+    **{(op, dt): f"{op}: {_ZERO_SIGN} ({example})"
+       for op, example in (("negative", "negative(0.0)"), ("subtract", "-0.0 - 0.0"),
+                           ("deg2rad", "deg2rad(-0.0)"), ("rad2deg", "rad2deg(-0.0)"),
+                           ("fmod", "fmod(-0.0, 1.0)"), ("floor_divide", "0.0 // -1.0"))
+       for dt in _FLOATS},
+    **{("logaddexp2", dt): "logaddexp2: the dynamic model divides by log(2) as a product "
+       "with its reciprocal, one ulp off (logaddexp2(1, -1) gave 1.321928, not 1.3219281)"
+       for dt in _FLOATS},
+}
 
 
 def _pattern(shape):
@@ -283,14 +347,15 @@ def _dynamic(k, key, build, arrays):
     """``run_dyn``'s first call of the exact signature ``k``: the dynamic model of its
     pattern (compiled if needed), or a static one when ``build`` cannot be dynamic."""
     pkey = (key, "dyn", *[(tuple(d == 1 for d in a.shape), a.dtype) for a in arrays])
-    if DYNAMIC and pkey not in _static_only and all(a.dtype in _DYN_DTYPES for a in arrays):
+    if (DYNAMIC and pkey not in _static_only and all(a.dtype in _DYN_DTYPES for a in arrays)
+            and not any((key[0], a.dtype) in STATIC_OPS for a in arrays)):
         entry = _cache.get(pkey)
         if entry is None:
             try:
                 entry = _compile(pkey, build, arrays, [_pattern(a.shape) for a in arrays])
-            except Exception:  # noqa: BLE001  (get_shape() on a dynamic dim, or the CPU
-                # plugin rejecting one): static models for this pattern from now on;
-                # a build that fails statically too raises from _compile below
+            except Exception:  # noqa: BLE001  (get_shape() on a dynamic dim, the CPU
+                # plugin rejecting one, or _NotDynamic): static models for this pattern from
+                # now on; a build that fails statically too raises from _compile below
                 _static_only.add(pkey)
                 if len(_static_only) > 4 * _MAX_ENTRIES:
                     _static_only.clear()
@@ -324,6 +389,48 @@ def _infer(request, entry, arrays):
     return outs
 
 
+# Binding a new ov.Tensor costs ~3 us an input (making it, and the plugin taking in new
+# memory): a small add of two inputs was 14.7 us bound, 7.2 us copied into tensors the
+# request keeps.  So the shared request copies inputs of up to _COPY_MAX bytes into
+# tensors of its own, made on the second call in a row of a shape (a sweep of new shapes
+# binds each, which costs less than making a tensor), and binds larger ones in place (a
+# copy there costs more than the binding).
+_COPY_MAX = 1 << 14
+_copyto = np.copyto
+
+
+def _infer_shared(entry, arrays):
+    """``_infer`` on the entry's shared request (its lock held), copying small inputs."""
+    if entry.narrow is not None:
+        arrays = _narrowed(arrays, entry.narrow)
+    tensors = {}
+    own, views, shapes, bound = entry.own, entry.own_views, entry.own_shapes, entry.bound
+    for i, a in enumerate(arrays):
+        if entry.bf16_in[i]:
+            a = a.view(_U16)
+        if a.nbytes > _COPY_MAX or shapes[i] != a.shape:  # (large, or a shape new here)
+            tensors[i] = _Tensor(a, a.shape, entry.in_types[i])
+            bound[i] = False
+            if shapes[i] != a.shape:
+                own[i], shapes[i] = None, a.shape
+            continue
+        if own[i] is None:  # (the shape's second call in a row: a tensor of ours for it)
+            own[i] = t = _Tensor(entry.in_types[i], a.shape)
+            views[i] = t.data.view(_U16) if entry.bf16_in[i] else t.data
+        _copyto(views[i], a)
+        if not bound[i]:
+            tensors[i] = own[i]
+    outs = list(_request_infer(entry.request, tensors, False, False).values())
+    for i, t in tensors.items():  # (only once bound: a failed call binds them again)
+        bound[i] = t is own[i]
+    for i, view in enumerate(entry.out_views):
+        if view is not None and outs[i].dtype != view:
+            outs[i] = outs[i].view(view)
+    if entry.widen is not None:
+        outs = [o if w is None else o.astype(w) for o, w in zip(outs, entry.widen)]
+    return outs
+
+
 def _arrays(inputs):
     """The inputs as C-contiguous numpy arrays, or None when one is `Lazy` (recording)."""
     arrays = []
@@ -348,7 +455,7 @@ def _touch(k):
 def _run(entry, arrays):
     if entry.lock.acquire(blocking=False):
         try:
-            return _infer(entry.request, entry, arrays)
+            return _infer_shared(entry, arrays)
         finally:
             entry.lock.release()
     # another thread is using the shared request: use a private one
@@ -408,6 +515,37 @@ def run_dyn(key, build, *inputs):
 def run1_dyn(key, build, *inputs):
     """`run_dyn` for a model with one output: returns that array."""
     return run_dyn(key, build, *inputs)[0]
+
+
+# The CPU plugin prepares a dynamic model's nodes anew for each input shape it has not met
+# (a MatMul of 200x64 by 64x48: 0.5 ms, 20x the call; SoftMax 5x), and a shape met before
+# costs nothing more.  So the kernels whose slices along a dim are computed apart (matmul's
+# rows, softmax's slices across its axis) may pad that dim with zeros up to a bucket of
+# four sizes an octave, and drop the extra slices of the result: a sweep of sizes meets a
+# few shapes, at up to 25% more work.  Not for inputs over PAD_MAX bytes, whose compute
+# outweighs the preparation.
+PAD_MAX = 1 << 18
+
+
+def bucket(n):
+    """``n`` rounded up to 4, 5, 6 or 7 times a power of two (at most 25% more)."""
+    e = max(n.bit_length() - 3, 0)
+    return -(-n >> e) << e
+
+
+def padded(x, dim):
+    """``x`` with slices of zeros appended along ``dim`` up to ``bucket``, or None where it
+    is that size already, small (up to 8), over PAD_MAX bytes, static (see DYNAMIC) or a
+    `Lazy` tensor."""
+    n = x.shape[dim]
+    if n <= 8 or type(x) is not np.ndarray or x.nbytes > PAD_MAX or not DYNAMIC:
+        return None
+    m = bucket(n)
+    if m == n:
+        return None
+    out = np.zeros(x.shape[:dim] + (m,) + x.shape[dim + 1:], x.dtype)
+    out[(slice(None),) * dim + (slice(0, n),)] = x
+    return out
 
 
 # -- graph-building helpers ------------------------------------------------------

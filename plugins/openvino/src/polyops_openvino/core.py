@@ -206,13 +206,13 @@ def cast(x, dtype):
         # host keeps every bit of them (x86 NumPy is what the graphs below reproduce)
         with np.errstate(all="ignore"):
             return x.astype(nd)
+    if nd == np.float64:  # exact from every narrower dtype (a model would compute in f32)
+        return x.astype(nd)
     # (a wide int result is built of i32 words: static models, as for int inputs)
     run = run1_dyn if nd.kind in "fbV" or nd.itemsize < 4 else run1
     out = run(("cast", dtype), _cast_graph(OV_TYPES[nd]), x)
     if nd.itemsize == 8 and nd.kind in "iu":
         return out.view(nd).reshape(x.shape)
-    if nd == np.float64:
-        return out.astype(np.float64)  # exact widening of the f32 result
     return out
 
 

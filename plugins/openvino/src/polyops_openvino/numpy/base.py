@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .._graph import HALF_TYPES, T, axes_const, const, etype, is_lazy, ops, run, run1
+from .._graph import HALF_TYPES, T, axes_const, const, etype, is_lazy, ops, padded, run, run1
 from .._graph import run1_dyn, run_dyn
 from .._graph import copy as _copy
 from ..core import _np_dtype
@@ -283,10 +283,18 @@ def where(condition, x1, x2):
 
 
 def _sum_like(name, float_fn, int_fn, identity):
+    host = getattr(np, name)
+
     def kernel(x, axis, keepdims, *_):
         shape, axes, out = _reduce_plan(x, axis, keepdims)
         if not axes:
             return _copy(x)
+        if _kind(x) in "iu" and _wide(x):
+            # int64/uint64 (64-bit mode): exact on the host, wrapping at 64 bits as NumPy.
+            # The CPU plugin computes them in 32 bits: the narrowed inputs saturate and the
+            # sum wraps (uint64 [2**32 + 1, 2] gave 1).  Under polyops.jit the recorded model
+            # computes in 32 bits, as every 64-bit op there (docs/numerics.md).
+            return np.asarray(host(x, axis=axes, keepdims=keepdims, dtype=x.dtype))
 
         def build(p):
             t = etype(p)
@@ -519,17 +527,24 @@ def _matmul_plan(a, b):
     return a2, b2, batch, out
 
 
+def _matmul_build(p1, p2):
+    t = etype(p1)
+    return _conv(ops.matmul(_cpu_type(p1), _cpu_type(p2), False, False), t)
+
+
 def matmul(x1, x2):
     a, b = tuple(np.shape(x1)), tuple(np.shape(x2))
     a2, b2, batch, out = _matmul_plan(a, b)
     if a2[-1] != b2[-2]:
         raise ValueError(f"matmul: mismatched inner dims for shapes {a} and {b}")
     if _kind(x1) == "f":
-        def build(p1, p2):
-            t = etype(p1)
-            return _conv(ops.matmul(_cpu_type(p1), _cpu_type(p2), False, False), t)
-
-        return run1_dyn(("matmul",), build, x1, x2)
+        pad = padded(x1, len(a) - 2) if len(a) > 1 else None
+        if pad is not None:  # (rows are computed alone: each row's bits are the same)
+            out = run1_dyn(("matmul",), _matmul_build, pad, x2)
+            m = a[-2]
+            return out[:m] if out.ndim == 1 + (len(b) > 1) else np.ascontiguousarray(
+                out[..., :m, :] if len(b) > 1 else out[..., :m])
+        return run1_dyn(("matmul",), _matmul_build, x1, x2)
 
     m, k, n = a2[-2], a2[-1], b2[-1]
     limbs = math.prod(batch) * m * n * k > _TREE_MATMUL_MAX
