@@ -765,7 +765,17 @@ dot_product_attention (batched matmuls, tf.nn.softmax); torch layer_normalizatio
 compute core's formula; core's attention reference (the max shift behind stop_gradient).
 Natives for the fused ops without a function of that name are what a user of the
 framework writes (`OVERRIDES`).  tensorflow's `polyops.grad` adds one Identity per
-argument (a repeated argument gets its own gradient): no work, so not counted."""
+argument (a repeated argument gets its own gradient): no work, so not counted.
+Third pass: jax rms_normalization (lax.rsqrt), slogdet (one LU with jax's custom JVP, for
+every n: jnp's closed form for n <= 2 underflows); tensorflow top_k under XLA one TopK on normalised keys with a one-scatter gradient (forward 6 nodes
+against 1: the NaN and -0 keys, one fused kernel).  Left heavier, each for an answer:
+tensorflow inv and solve under XLA keep the reference's elimination (~250 nodes against 3:
+XLA's QR-based inverse never raises and gives finite garbage for a singular matrix, where
+the contract and every other backend give inf/NaN); a
+gradient tf leaves None (floor, round, stop_gradient, zeros_like...) is a zero tensor in
+`polyops.grad` (one Fill); tf floor_divide/hypot/heaviside/cbrt/log2/log10 patch NumPy's
+special values or round in float64 (elementwise: fused by XLA); nextafter steps bits (DAZ);
+torch sign (NaN), erfc (flush), i0/ldexp (float64), nanmean (gradient 0 at NaN)."""
 
 
 def _heavier(cell):

@@ -4,6 +4,10 @@ float16/bfloat16 arrive as float32 (the ops declare a compute dtype).  Where tf'
 kernel raises on a singular matrix (``tf.linalg.lu``, ``solve``, ``inv``) the contract
 wants non-finite values instead: eagerly the error falls back to core's reference, and
 under tf.function (where the error would only show at run time) the reference is used.
+Not tf's ops under XLA either, though they would be 3 graph nodes against the reference's
+~250 (4x4): XLA inverts through a QR factorization and never raises, so an exactly singular
+matrix gives finite garbage (``inv([[1, 2], [2, 4]])`` about 1.5e7), where the contract and
+every other backend give inf/NaN (issue 21 leaves that size gap, for the right answer).
 
 svd and eigh normalise their vectors' signs to core's convention (each vector's
 largest-|entry| positive).  ``eig``'s order and phases are LAPACK's, which tf's kernel does
