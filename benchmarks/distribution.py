@@ -7,14 +7,15 @@ same step written directly with the framework's own sharding.
   ``DataParallel`` scope, Variables, ``distribute_data_input`` and a ``polyops.jit`` step
   (``value_and_grad``, ``Variable.assign``), against ``jax.jit`` of the same step over
   arrays placed with ``NamedSharding`` (batch split, weights replicated).
-- torch (a job of ``--processes`` processes on 127.0.0.1, gloo, started here): the eager
-  polyops step on DTensors (polyops.jit runs it eagerly on torch: docs/distribution.md),
-  against the same step in torch (``torch.autograd.grad`` on DTensors, the new weights
+- torch (a job of ``--processes`` processes on 127.0.0.1, gloo, started here): the polyops
+  step on DTensors, eager and under ``polyops.jit`` (compiled on the local tensors, the
+  all-reduce a functional collective in the graph: docs/distribution.md), each against the
+  same step in eager torch (``torch.autograd.grad`` on DTensors, the new weights
   redistributed to ``Replicate``).
 
 Per round, the two contenders alternate, each timed over ``--calls`` steps (results
 blocked on); the figure is the median over rounds of polyops' time / the framework's.
-Prints a markdown table (the torch row from process 0).
+Prints a markdown table (the torch rows from process 0).
 """
 
 from __future__ import annotations
@@ -140,7 +141,6 @@ def bench_torch_process(rank, processes, port, rounds, calls):
     with dp.scope():
         variables = [polyops.Variable(p, name=f"p{i}") for i, p in enumerate(init)]
         x, y = dist.distribute_data_input(x_np[local]), dist.distribute_data_input(y_np[local])
-    step = _polyops_step(variables, jit=False)
     params = [v.value for v in variables]  # the same DTensors, for torch's own step
 
     def native():
@@ -153,9 +153,16 @@ def bench_torch_process(rank, processes, port, rounds, calls):
                   for p, g in zip(ps, grads, strict=True)]
         return loss
 
-    ratio, tp, tn = _race(lambda: step(x, y), native, rounds, calls, lambda out: None)
-    return {"backend": "torch", "setup": f"DataParallel, {processes} processes (gloo), eager",
-            "ratio": ratio, "polyops_us": tp * 1e6, "native_us": tn * 1e6}
+    rows = []
+    for jit in (False, True):
+        step = _polyops_step(variables, jit=jit)
+        ratio, tp, tn = _race(lambda step=step: step(x, y), native, rounds, calls,
+                              lambda out: None)
+        rows.append({"backend": "torch", "ratio": ratio, "polyops_us": tp * 1e6,
+                     "setup": f"DataParallel, {processes} processes (gloo), "
+                              f"{'polyops.jit' if jit else 'eager'}",
+                     "native_us": tn * 1e6})
+    return rows
 
 
 def bench_torch(processes, rounds, calls):
@@ -176,7 +183,7 @@ def bench_torch(processes, rounds, calls):
                 p.wait()
     if procs[0].returncode:
         raise RuntimeError(outs[0][1][-2000:])
-    return json.loads(outs[0][0].splitlines()[-1])
+    return json.loads(outs[0][0].splitlines()[-1])  # process 0's rows
 
 
 def main(argv=None):
@@ -197,7 +204,7 @@ def main(argv=None):
     if "jax" in args.backend:
         rows.append(bench_jax(args.rounds, args.calls))
     if "torch" in args.backend:
-        rows.append(bench_torch(args.processes, args.rounds, args.calls))
+        rows.extend(bench_torch(args.processes, args.rounds, args.calls))
     print(f"MLP {FEATURES}-{HIDDEN}-{OUT}, batch {BATCH}; median of {args.rounds} rounds "
           f"of {args.calls} steps\n")
     print("| backend | setup | polyops / framework | polyops (µs/step) | framework (µs/step) |")

@@ -45,7 +45,7 @@ def _data():
 def train(distribution=None, steps=STEPS, jit=False):
     """An MLP trained by a step (value_and_grad, Variable.assign) inside ``distribution``'s
     scope (None: one device), each process feeding its data shard's rows of the batch.
-    Returns (variables, losses, x): x the global input."""
+    Returns (variables, losses, x, step): x the global input, step the (jitted) step."""
     init, x, y = _data()
     scope = distribution.scope() if distribution is not None else contextlib.nullcontext()
     with scope:
@@ -72,7 +72,7 @@ def train(distribution=None, steps=STEPS, jit=False):
         if jit:
             step = polyops.jit(step)
         losses = [step(x, y) for _ in range(steps)]
-    return variables, losses, x
+    return variables, losses, x, step
 
 
 def _diff(variables, reference):
@@ -97,15 +97,16 @@ def scenario_devices():
 
 def scenario_data_parallel():
     """DataParallel over every process; in the job of 2 the step under `polyops.jit`,
-    which runs it eagerly on torch (the gradients' all-reduce is a DTensor redistribution,
-    which its make_fx trace cannot record)."""
-    one, one_losses, _ = train()
+    compiled on the DTensors' local tensors (the gradients' all-reduce a functional
+    collective in the graph)."""
+    one, one_losses, _, _ = train()
+    jit = dist.num_processes() == 2  # only in the job of 2: compiling costs ~5 s a process
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        # jit only in the job of 2: tracing costs ~10 s of CPU a process
-        variables, losses, x = train(dist.DataParallel(), jit=dist.num_processes() == 2)
+        variables, losses, x, step = train(dist.DataParallel(), jit=jit)
     loss, one_loss = (float(ops.convert_to_numpy(v[-1])) for v in (losses, one_losses))
     return {"input": _placements(x), "global_batch": list(x.shape),
+            "traces": step.traces if jit else None,
             "local_batch": list(x.to_local().shape),
             "weights": {v.name: _placements(v.value) for v in variables},
             "loss": _placements(losses[-1]), "max_param_diff": _diff(variables, one),
@@ -125,12 +126,16 @@ def _model_parallel():
 
 
 def scenario_model_parallel():
-    one, _, _ = train()
+    """ModelParallel on a (n/2, 2) mesh; in the job of 2 the step under `polyops.jit`."""
+    one, _, _, _ = train()
     mp = _model_parallel()
     init, _, _ = _data()
     with mp.scope():  # the layouts at creation, before any step
         created = {n: _placements(polyops.Variable(init[n], name=n).value) for n in NAMES}
-    variables, _, x = train(mp)
+    jit = dist.num_processes() == 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        variables, _, x, step = train(mp, jit=jit)
     diff = _diff(variables, one)
     w1 = variables[0].value
     h = ops.relu(ops.matmul(x, w1))  # an op on DTensors gives a DTensor
@@ -142,8 +147,52 @@ def scenario_model_parallel():
             "mesh": list(mp.device_mesh.backend_mesh.mesh.shape), "max_param_diff": diff,
             "hidden": _placements(h), "redistributed": _placements(both),
             "eager_op": _placements(eager), "eager_assign": _placements(variables[2].value),
+            "traces": step.traces if jit else None,
+            "warnings": sorted({f"{type(w.message).__name__}: {w.message}" for w in caught}),
             "gathered_equal": bool(np.array_equal(ops.convert_to_numpy(eager),
                                                   variables[0].numpy() + 1.0))}
+
+
+def scenario_random():
+    """polyops.random under a distribution gives the numbers of one device: a seeded
+    draw, a SeedGenerator made inside the scope (its state stays a plain tensor of each
+    process), a Variable initializer sharded on "model"; in the job of 2 the
+    SeedGenerator's draws also under `polyops.jit`."""
+    jit = dist.num_processes() == 2
+
+    def draws(jitted=False):
+        gen = polyops.random.SeedGenerator(5)
+
+        def draw():
+            return polyops.random.normal((8, 16), seed=gen)
+
+        draw = polyops.jit(draw) if jitted else draw
+        return gen, [ops.convert_to_numpy(x) for x in
+                     (polyops.random.normal((8, 16), seed=3), draw(), draw())]
+
+    def kernel():
+        return polyops.Variable(lambda shape, dtype: polyops.random.normal(shape, dtype=dtype,
+                                                                             seed=7),
+                                shape=(16, 32), dtype="float32", name="dense_1/kernel")
+
+    _, one = draws()
+    one_kernel = kernel().numpy()
+    found = {}
+    for name, d in (("data_parallel", dist.DataParallel()), ("model_parallel", _model_parallel())):
+        with d.scope():
+            gen, got = draws()
+            mixed = ops.convert_to_numpy(ops.add(gen.state, ops.ones((2,), "int32")))
+            v = kernel()
+            jitted = draws(jitted=True)[1] if jit else None
+        found[name] = {"equal": [bool(np.array_equal(a, b)) for a, b in zip(one, got, strict=True)],
+                       "state": _placements(gen.state.value),
+                       "state_mixes": mixed.tolist(),
+                       "kernel": _placements(v.value),
+                       "kernel_equal": bool(np.array_equal(v.numpy(), one_kernel)),
+                       # inductor's kernels round differently from eager ones (1 ulp)
+                       "jitted_diff": None if jitted is None else
+                       max(float(np.max(np.abs(a - b))) for a, b in zip(one, jitted, strict=True))}
+    return found
 
 
 def scenario_bad_input():

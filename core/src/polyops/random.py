@@ -45,7 +45,8 @@ class SeedGenerator:
         name: a name for the state Variable.
 
     Its state is an int32 Variable of shape (2,) on the backend current when it was made;
-    each draw returns the state and advances it (``next``).
+    each draw returns the state and advances it (``next``).  A distribution does not lay
+    the state out: it stays a plain tensor in each process.
 
     Example:
         >>> gen = polyops.random.SeedGenerator(0)
@@ -58,8 +59,14 @@ class SeedGenerator:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"SeedGenerator: expected an int seed, got {seed!r}")
         self.initial_seed = seed
-        self.state = Variable([_int32(seed), _int32(seed >> 32)], dtype="int32", trainable=False,
-                              name=name or "seed_generator_state")
+        # marked before __init__, which places a Variable made inside a distribution's
+        # scope: the state stays a plain tensor of this process (a seed, read whole by
+        # every draw; a DTensor state would not mix with plain constants on torch and tf)
+        state = Variable.__new__(Variable)
+        state._not_distributed = True
+        state.__init__([_int32(seed), _int32(seed >> 32)], dtype="int32", trainable=False,
+                       name=name or "seed_generator_state")
+        self.state = state
 
     def next(self):
         """The current seed (int32, shape (2,)); advances the state."""

@@ -103,9 +103,12 @@ def distribute_data_input(per_process_batch, layout=None, batch_dim_name=None):
 
 def _place_variable(variable, value):
     """A Variable's value laid out as its layout: the current distribution's for its path
-    when it has none yet (at creation), else its own (on assign)."""
+    when it has none yet (at creation), else its own (on assign); as it is for a Variable
+    marked ``_not_distributed`` (a SeedGenerator's state)."""
     layout = variable._layout
     if layout is None:
+        if getattr(variable, "_not_distributed", False):
+            return value
         dist = distribution()
         if dist is None:
             return value

@@ -1,7 +1,8 @@
 """torch's part of `polyops.distribution` (``Runtime.distribution``): polyops meshes and
 layouts as ``torch.distributed`` DeviceMesh and DTensor placements (Shard/Replicate),
 placement with ``distribute_tensor``, per-process batches with ``DTensor.from_local``,
-many processes with ``torch.distributed.init_process_group`` (gloo on CPU).
+many processes with ``torch.distributed.init_process_group`` (gloo on CPU), and
+`polyops.jit` of functions of DTensors (`jit`: compiled on their local tensors).
 
 torch gives each process one device: the devices of a job are its ranks, ``"cpu:<rank>"``
 (``"cuda:<rank>"`` with NCCL on GPUs), and a mesh is a grid of ranks.  Before
@@ -12,6 +13,7 @@ without the hook.  Core has checked every argument before these run."""
 from __future__ import annotations
 
 import atexit
+import contextvars
 import os
 
 import numpy as np
@@ -139,17 +141,72 @@ def _tensor(x):
     return x
 
 
-def _traced(what: str):
-    """Inside `polyops.jit`'s trace (make_fx's proxy mode; not under torch.compile's
-    Dynamo, which records these): placing data cannot be recorded.  DTensor's ``redistribute``,
-    ``from_local`` and ``distribute_tensor`` work on the local tensors in Python, which
-    make_fx would bake into the graph as constants; `polyops.jit` runs the function
-    eagerly instead (core's one fallback)."""
-    if _proxy_mode() is not None:
+# True while `jit` traces a function on local tensors: DTensor placements are recorded
+_ON_LOCAL: contextvars.ContextVar = contextvars.ContextVar("polyops_torch_on_local",
+                                                           default=False)
+
+
+def _traced() -> bool:
+    """Whether a make_fx trace is running (`polyops.jit`'s, or anyone's).  Outside `jit`'s
+    trace on local tensors placing data cannot be recorded: DTensor's ``redistribute``,
+    ``from_local`` and ``distribute_tensor`` work on the local tensors in Python, which a
+    trace of DTensors would bake into the graph as constants; raise `EagerOnlyError`, on
+    which `polyops.jit` runs the function eagerly (core's one fallback)."""
+    if _proxy_mode() is None:
+        return False
+    if not _ON_LOCAL.get():
         from polyops import EagerOnlyError
 
-        raise EagerOnlyError(f"{what}: a DTensor placement cannot be recorded by polyops.jit's "
-                             f"trace on torch (make_fx); the function runs eagerly")
+        raise EagerOnlyError("a DTensor placement cannot be recorded by this trace on torch "
+                             "(make_fx of DTensors); the function runs eagerly")
+    return True
+
+
+def jit(fn, compile_first):
+    """`polyops.jit` of ``fn`` (core's pure function of flat tensors) where DTensors may
+    flow: traced and compiled on local tensors, as torch.compile's AOTAutograd does with
+    tensor subclasses.  Each DTensor argument enters the trace as its local tensor,
+    wrapped again in a DTensor of its spec, so the ops, the sharding propagation and the
+    redistributions that DTensor runs in Python become local aten ops and functional
+    collectives of one graph; the DTensor outputs leave as local tensors and are wrapped
+    again with the specs the trace gave them.  One graph per combination of the
+    arguments' specs (core's signature is the global shapes and dtypes only).
+    ``compile_first(local_fn, locals) -> (compiled, outputs)`` is the plugin's make_fx
+    trace and compile."""
+    cache = {}
+
+    def call(*args):
+        specs = tuple(a._spec if isinstance(a, DTensor) else None for a in args)
+        local = [a if s is None else a._local_tensor for a, s in zip(args, specs, strict=True)]
+        entry = cache.get(specs)
+        if entry is None:
+            out_specs = []
+            compiled, outs = compile_first(_on_local(fn, specs, out_specs), local)
+            cache[specs] = compiled, out_specs
+        else:
+            compiled, out_specs = entry
+            outs = compiled(*local)
+        return tuple(o if s is None else DTensor(o, s, requires_grad=False)
+                     for o, s in zip(outs, out_specs, strict=True))
+
+    return call
+
+
+def _on_local(fn, specs, out_specs):
+    """``fn`` as a function of local tensors (see `jit`); records its outputs' specs."""
+
+    def local_fn(*local):
+        args = [x if s is None else DTensor(x, s, requires_grad=False)
+                for x, s in zip(local, specs, strict=True)]
+        token = _ON_LOCAL.set(True)
+        try:
+            outs = fn(*args)
+        finally:
+            _ON_LOCAL.reset(token)
+        out_specs[:] = [o._spec if isinstance(o, DTensor) else None for o in outs]
+        return tuple(o._local_tensor if isinstance(o, DTensor) else o for o in outs)
+
+    return local_fn
 
 
 def distribute_tensor(x, layout):
@@ -162,12 +219,15 @@ def distribute_tensor(x, layout):
     if isinstance(x, DTensor) and x.device_mesh == mesh \
             and tuple(x.placements) == layout.placements:
         return x
-    _traced("distribute_tensor")
+    traced = _traced()
     if isinstance(x, DTensor):
         if x.device_mesh == mesh:
             return x.redistribute(mesh, layout.placements)
         x = x.full_tensor()
-    return _distribute_tensor(x, mesh, list(layout.placements))
+    # in a trace each process splits its own copy: no scatter, which would be recorded as
+    # a collective on a constant
+    return _distribute_tensor(x, mesh, list(layout.placements),
+                              src_data_rank=None if traced else 0)
 
 
 distribute_variable = distribute_tensor
@@ -182,5 +242,5 @@ def distribute_data_input(x, layout, batch_dim_name):
         return x
     if isinstance(x, DTensor):
         return distribute_tensor(x, layout)
-    _traced("distribute_data_input")
+    _traced()
     return DTensor.from_local(x, mesh, list(layout.placements), run_check=False)

@@ -179,6 +179,15 @@ def _jit(fn):
     compile every graph: then this raises `EagerOnlyError`, on which core runs the
     function eagerly (its one policy for every backend, see polyops._transforms).
 
+    DTensors (once `polyops.distribution`'s torch hook is loaded) are traced on their
+    local tensors, each wrapped again in a DTensor inside the trace, so that DTensor's
+    Python (sharding propagation, redistributions) becomes aten ops and functional
+    collectives of the same one graph: ``polyops_torch._distribution.jit``.  Measured
+    against ``torch.compile(fn)`` of a data-parallel training step on 2 processes: Dynamo
+    breaks the graph at each ContextVar read (~40 breaks, 260 frames), compiles for ~50 s
+    and runs the step slower than eager (17 ms against 12 ms); this way compiles in ~10 s
+    and runs it in 3 ms.
+
     Options: ``dynamic=False`` because core compiles one function per signature (shapes
     and dtypes), so there is nothing to generalize; the default mode (no CUDA graphs,
     which would keep outputs in buffers that the next call overwrites; no
@@ -190,21 +199,34 @@ def _jit(fn):
     def call(*args):
         nonlocal compiled
         if compiled is None:
-            with _no_jit_deprecation():  # compiling imports modules that use torch.jit
-                traced = _trace(fn, args)
-                try:  # inductor compiles on this first call
-                    out = traced(*args)
-                except Exception as exc:
-                    # Inductor cannot compile everything (unsigned 16-64-bit ints in some
-                    # ops).  Not the traced graph: it took the kernels' compiled paths,
-                    # which eager aten may lack; core runs the function eagerly (errors of
-                    # the data itself are raised again from there).
-                    raise _cannot_compile(f"inductor failed ({_reason(exc)})") from exc
-                compiled = traced
-                return out
+            import sys
+
+            # polyops.distribution's hook loaded: DTensors may flow, traced on their
+            # local tensors (see polyops_torch._distribution.jit)
+            distributed = sys.modules.get("polyops_torch._distribution")
+            if distributed is not None:
+                compiled = distributed.jit(fn, _compile_first)
+                return compiled(*args)
+            compiled, out = _compile_first(fn, args)
+            return out
         return compiled(*args)
 
     return call
+
+
+def _compile_first(fn, args):
+    """``fn`` traced and compiled for ``args``, and its outputs for them: (compiled, out)."""
+    with _no_jit_deprecation():  # compiling imports modules that use torch.jit
+        traced = _trace(fn, args)
+        try:  # inductor compiles on this first call
+            out = traced(*args)
+        except Exception as exc:
+            # Inductor cannot compile everything (unsigned 16-64-bit ints in some
+            # ops).  Not the traced graph: it took the kernels' compiled paths,
+            # which eager aten may lack; core runs the function eagerly (errors of
+            # the data itself are raised again from there).
+            raise _cannot_compile(f"inductor failed ({_reason(exc)})") from exc
+    return traced, out
 
 
 def _cannot_compile(reason):
