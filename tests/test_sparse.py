@@ -11,23 +11,16 @@ from __future__ import annotations
 import numpy as np
 import polyops
 import pytest
+from _sparse_util import D, E, W, check, dense, sp  # noqa: E402
 from conftest import BACKENDS, to_numpy
 from polyops import SymbolicTensor, ops
 
 SPARSE = [b for b in ("tensorflow", "jax") if b in BACKENDS]
-DENSE_ONLY = [b for b in BACKENDS if b not in SPARSE]
+# (numpy's scipy.sparse arrays: tests/test_sparse_backends.py)
+DENSE_ONLY = [b for b in BACKENDS if b in ("torch", "openvino")]
 
 pytestmark = pytest.mark.skipif(not SPARSE, reason="no backend with sparse tensors installed")
 
-# a 3x4 matrix with a third of its entries stored, values in (0, 0.9) (every unary op's
-# domain), one negative to tell abs/sign/maximum apart
-D = np.array([[0.0, 0.5, 0.0, 0.25],
-              [-0.75, 0.0, 0.0, 0.0],
-              [0.0, 0.0, 0.125, 0.0]], np.float32)
-E = np.array([[0.5, 0.0, 0.0, 0.25],
-              [0.0, 0.0, 0.375, 0.0],
-              [0.0, 0.0, 0.625, 0.0]], np.float32)
-W = np.arange(1, 13, dtype=np.float32).reshape(3, 4) / 4  # dense, no zeros (a divisor)
 
 
 @pytest.fixture(params=SPARSE)
@@ -36,41 +29,6 @@ def sb(request):
         yield request.param
 
 
-def sp(values, dtype="float32"):
-    return ops.convert_to_tensor(np.asarray(values, dtype), sparse=True)
-
-
-def dense(values, dtype="float32"):
-    return ops.convert_to_tensor(np.asarray(values, dtype))
-
-
-def _densified(v):
-    if isinstance(v, list):
-        return [_densified(x) for x in v]
-    return ops.convert_to_tensor(v, sparse=False) if ops.is_sparse(v) else v
-
-
-def _spec(v):
-    if isinstance(v, list):
-        return [_spec(x) for x in v]
-    if ops.is_tensor(v):
-        return SymbolicTensor(ops.shape(v), ops.dtype(v), sparse=ops.is_sparse(v))
-    return v
-
-
-def check(fn, *args, sparse: bool):
-    """``fn(*args)`` equals ``fn`` on the densified operands, is sparse iff ``sparse``, and
-    its spec from SymbolicTensors matches it; returns it."""
-    out = fn(*args)
-    expect = fn(*_densified(list(args)))
-    assert ops.is_sparse(out) is sparse
-    assert ops.is_tensor(out)
-    assert ops.dtype(out) == ops.dtype(expect)
-    assert ops.shape(out) == ops.shape(expect)
-    np.testing.assert_allclose(to_numpy(out), to_numpy(expect), rtol=1e-6, atol=1e-6)
-    spec = fn(*_spec(list(args)))
-    assert (spec.shape, spec.dtype, spec.sparse) == (ops.shape(out), ops.dtype(out), sparse)
-    return out
 
 
 UNARY_KEEP = ["abs", "negative", "sign", "square", "sqrt", "sin", "tan", "arcsin", "arctan",
@@ -266,7 +224,174 @@ def test_mixed_shapes_are_a_clear_error(sb):
 @pytest.mark.parametrize("name", DENSE_ONLY)
 def test_sparse_true_on_a_backend_without_sparse_tensors(name):
     with polyops.use_backend(name):
+        if polyops._sparse.contract(polyops._registry.current().runtime) is not None:
+            pytest.skip(f"the {name} backend has sparse tensors (tests/test_sparse_backends.py)")
         with pytest.raises(ValueError, match=f"convert_to_tensor: the {name} backend has no sparse"):
             ops.convert_to_tensor(D, sparse=True)
         assert not ops.is_sparse(ops.convert_to_tensor(D, sparse=False))
 
+
+
+# -- second pass: sparse=True ops, digitize, take, jit, gradients, tf.IndexedSlices -----
+
+# one_hot/multi_hot/bincount(sparse=True) go through `polyops._sparse.by_argument`, which the
+# registry wraps around those ops' kernels (one line in `Backend.entry`)
+with open(polyops._registry.__file__) as _f:
+    _WIRED = "by_argument" in _f.read()
+needs_wiring = pytest.mark.xfail(not _WIRED, strict=True, reason=(
+    "polyops._registry.Backend.entry does not yet wrap kernels with _sparse.by_argument"))
+
+LABELS = np.array([[1, 3, 0], [2, 2, 1]], np.int32)
+
+
+@needs_wiring
+@pytest.mark.parametrize("axis", [-1, 0, 1])
+@pytest.mark.parametrize("dtype", ["float32", "int32", "bool"])
+def test_one_hot_and_multi_hot_sparse_true(sb, axis, dtype):
+    lab = dense(LABELS, "int32")
+    for name in ("one_hot", "multi_hot"):
+        f = getattr(ops, name)
+        out = f(lab, 4, axis=axis, dtype=dtype, sparse=True)
+        want = f(lab, 4, axis=axis, dtype=dtype)
+        assert ops.is_sparse(out) and not ops.is_sparse(want)
+        assert (ops.shape(out), ops.dtype(out)) == (ops.shape(want), ops.dtype(want))
+        np.testing.assert_array_equal(to_numpy(out), to_numpy(want))
+        s = f(SymbolicTensor(LABELS.shape, "int32"), 4, axis=axis, dtype=dtype, sparse=True)
+        assert (s.shape, s.dtype, s.sparse) == (ops.shape(out), dtype, True)
+    # the indices are built directly: one stored value per label (one_hot)
+    out = ops.one_hot(lab, 4, sparse=True)
+    assert to_numpy(ops.sum(ops.cast(ops.not_equal(out, 0), "int32"))) == LABELS.size
+
+
+@needs_wiring
+def test_bincount_sparse_true_and_sparse_x(sb):
+    x = dense([[0, 1, 1], [0, 3, 2]], "int32")
+    out = ops.bincount(x, sparse=True)
+    assert ops.is_sparse(out)
+    np.testing.assert_array_equal(to_numpy(out), to_numpy(ops.bincount(x)))
+    w = dense([[0.5, 1, 2], [1, 1, 4]])
+    np.testing.assert_allclose(to_numpy(ops.bincount(x, weights=w, minlength=6, sparse=True)),
+                               to_numpy(ops.bincount(x, weights=w, minlength=6)))
+    # a sparse x gives a sparse result (Keras's rule) holding the dense computation's
+    # counts: the implicit zeros count in bin 0 (Keras counts only the stored values)
+    out = ops.bincount(sp([[0, 1, 1], [0, 0, 2]], "int32"))
+    assert ops.is_sparse(out)
+    np.testing.assert_array_equal(to_numpy(out), [[1, 2, 0], [2, 0, 1]])
+    assert ops.bincount(SymbolicTensor((2, 3), "int32", sparse=True)).sparse
+    assert ops.bincount(SymbolicTensor((3,), "int32"), sparse=True).sparse
+
+
+def test_sparse_true_is_a_clear_error_without_sparse_tensors():
+    for name in DENSE_ONLY:
+        with polyops.use_backend(name):
+            lab = dense(LABELS, "int32")
+            if polyops._sparse.contract(polyops._registry.current().runtime) is not None:
+                continue  # (a backend that gained sparse tensors)
+            for call in (lambda lab=lab: ops.one_hot(lab, 4, sparse=True),
+                         lambda lab=lab: ops.multi_hot(lab, 4, sparse=True),
+                         lambda: ops.bincount(dense([1, 2], "int32"), sparse=True)):
+                with pytest.raises(ValueError, match=f"^(one_hot|multi_hot|bincount): the {name} "
+                                                     "backend has no sparse tensors"):
+                    call()
+    with pytest.raises(TypeError, match="one_hot: expected sparse=True or False"):
+        ops.one_hot(SymbolicTensor((3,), "int32"), 4, sparse="yes")
+
+
+def test_digitize_keeps_the_pattern_and_the_dense_values(sb):
+    # every bin edge above 0: digitize(0) == 0, the stored values are binned
+    out = check(ops.digitize, sp(D), dense([0.1, 0.3]), sparse=True)
+    assert ops.dtype(out) == "int32"
+    # an edge at or below 0: digitize(0) != 0, the result holds the dense computation
+    check(ops.digitize, sp(D), dense([-0.1, 0.3]), sparse=True)
+    check(ops.digitize, sp(D), dense([0.0, 0.3]), sparse=True)
+
+
+def test_take_gives_dense_results(sb):
+    check(lambda v, i: ops.take(v, i, axis=0), sp(D), dense([2, 0, 2], "int32"), sparse=False)
+    check(lambda v, i: ops.take(v, i, axis=1), sp(D), dense([3, 1], "int32"), sparse=False)
+    check(lambda v, i: ops.take(v, i, axis=0), dense(W), sp([[0, 2], [1, 0]], "int32"),
+          sparse=False)
+
+
+def test_jit_takes_and_returns_sparse_tensors(sb):
+    @polyops.jit
+    def f(a, w):
+        return ops.matmul(a, w), ops.sin(a), ops.multiply(a, 2.0)
+
+    w = dense(W.T)
+    traces = []
+    for values in (D, E):  # another pattern, as many stored values: the same trace
+        prod, s, m = f(sp(values), w)
+        traces.append(f.traces)
+        assert not ops.is_sparse(prod) and ops.is_sparse(s) and ops.is_sparse(m)
+        np.testing.assert_allclose(to_numpy(prod), values @ W.T, rtol=1e-6)
+        np.testing.assert_allclose(to_numpy(s), np.sin(values), rtol=1e-6)
+        np.testing.assert_allclose(to_numpy(m), values * 2, rtol=1e-6)
+    # (tensorflow traces twice at first: XLA has no sparse kernels, a plain tf.function
+    # takes over; a BCOO's number of stored elements is part of jax's signature)
+    assert traces[0] == traces[1] == (2 if sb == "tensorflow" else 1)
+    g = polyops.jit(lambda v: ops.sum(v, axis=0))
+    np.testing.assert_allclose(to_numpy(g(sp(D))), D.sum(0), rtol=1e-6)
+    np.testing.assert_allclose(to_numpy(g(sp(W))), W.sum(0), rtol=1e-6)  # 12 stored
+
+
+def _rebuild(like, values):
+    """A sparse tensor of ``like``'s indices holding ``values`` (the framework's own call)."""
+    if ops.is_sparse(like) and polyops.backend() == "tensorflow":
+        import tensorflow as tf
+
+        return tf.SparseTensor(like.indices, values, like.dense_shape)
+    import jax.experimental.sparse as js
+
+    return js.BCOO((values, like.indices), shape=like.shape)
+
+
+def test_gradients_through_a_sparse_matmul(sb):
+    a, w = sp(D), dense(W.T)  # loss = sum(sin(a @ w))
+    dense_grad = polyops.grad(lambda wv, av: ops.sum(ops.sin(ops.matmul(av, wv))), argnums=(0, 1))
+    gw, ga = dense_grad(w, dense(D))
+    # w.r.t. the dense operand
+    got = polyops.grad(lambda wv: ops.sum(ops.sin(ops.matmul(a, wv))))(w)
+    np.testing.assert_allclose(to_numpy(got), to_numpy(gw), rtol=1e-5, atol=1e-6)
+    # w.r.t. the stored values, through the framework's own constructor
+    vals = polyops._sparse.contract(polyops._registry.current().runtime).values(a)
+    gv = polyops.grad(lambda v: ops.sum(ops.sin(ops.matmul(_rebuild(a, v), w))))(vals)
+    mask = D != 0
+    np.testing.assert_allclose(to_numpy(gv), to_numpy(ga)[mask], rtol=1e-5, atol=1e-6)
+    # w.r.t. the sparse tensor itself: a sparse gradient on its indices
+    gs = polyops.grad(lambda av: ops.sum(ops.sin(ops.matmul(av, w))))(a)
+    assert ops.is_sparse(gs)
+    np.testing.assert_allclose(to_numpy(gs), np.where(mask, to_numpy(ga), 0), rtol=1e-5,
+                               atol=1e-6)
+    # through multiply and a union op too
+    gs = polyops.grad(lambda av: ops.sum(ops.square(ops.add(ops.multiply(av, 3.0), av))))(a)
+    np.testing.assert_allclose(to_numpy(gs), 32 * D, rtol=1e-6)
+
+
+@pytest.mark.skipif("tensorflow" not in SPARSE, reason="tensorflow not installed")
+def test_tf_indexed_slices_are_densified_on_entry():
+    import tensorflow as tf
+
+    with polyops.use_backend("tensorflow"):
+        p = tf.Variable(W)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.gather(p, [0, 2, 2]))
+        g = tape.gradient(loss, p)
+        assert isinstance(g, tf.IndexedSlices)
+        want = np.array([[1.0] * 4, [0.0] * 4, [2.0] * 4], np.float32)
+        out = polyops.jit(lambda v: ops.multiply(v, 2.0))(g)  # jit: densified on entry
+        assert not ops.is_sparse(out)
+        np.testing.assert_array_equal(to_numpy(out), want * 2)
+        np.testing.assert_array_equal(  # grad: w.r.t. the dense tensor it holds
+            to_numpy(polyops.grad(lambda v: ops.sum(ops.square(v)))(g)), want * 2)
+        try:
+            ops.convert_to_tensor(g)
+        except TypeError:
+            pytest.xfail("polyops_tensorflow.core.convert_to_tensor does not yet densify "
+                         "tf.IndexedSlices (one line: tf.convert_to_tensor)")
+        for call in (lambda: ops.add(g, 1.0), lambda: ops.sin(g), lambda: ops.sum(g),
+                     lambda: ops.matmul(g, dense(W.T)), lambda: ops.convert_to_tensor(g)):
+            out = call()
+            assert not ops.is_sparse(out)
+        np.testing.assert_array_equal(to_numpy(ops.add(g, 1.0)), want + 1)
+        assert not ops.is_sparse(g)

@@ -30,7 +30,7 @@ import threading
 import warnings
 from typing import Any
 
-from . import config
+from . import _sparse, config
 
 ENTRY_POINT_GROUP = "polyops.backends"
 FIRST_PARTY = ("numpy", "jax", "tensorflow", "torch", "openvino")
@@ -191,6 +191,9 @@ class Backend:
         kernel = self._kernels.get(op.name)
         if kernel is None:
             kernel = op.ref
+        # (one_hot, multi_hot, bincount: sparse=True builds the backend's sparse result)
+        if kernel is not None:
+            kernel = _sparse.by_argument(op, kernel, self)
         if kernel is None:
             entry, folded = _op.missing_kernel(op, self), _op.NO_FAST
         else:

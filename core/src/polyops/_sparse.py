@@ -20,7 +20,15 @@ a module imported on first use, with
 * ``sum_duplicates(x)``: ``x`` with each index stored once (duplicates summed);
 * ``kernels``: ``{op name: kernel}``, kernels that take sparse operands.  They receive the
   operands promoted as for the dense kernel (sparse ones with their values cast) and may
-  return ``NotImplemented`` for a case they do not cover: core then densifies.
+  return ``NotImplemented`` for a case they do not cover: core then densifies.  The ops
+  with a ``sparse=`` argument (`BY_ARGUMENT`: one_hot, multi_hot, bincount) may have one
+  too, taking the dense kernel's arguments without ``sparse``: it builds the sparse result
+  directly (else core converts the dense kernel's result with ``from_dense``);
+* optionally ``dense_forms``: other classes of the backend that hold a dense tensor
+  (``tf.IndexedSlices``): `polyops.jit` converts them to dense tensors on entry, as the
+  backend's ``convert_to_tensor`` does;
+* optionally ``trace_key(x)``: what of a sparse tensor besides its shape and dtype a
+  compiled function's signature depends on (a BCOO's number of stored elements).
 
 **Eager dispatch.**  The general entry of every op (`polyops._op.make_entry`) looks for
 sparse operands only where a value is not a native tensor (dense calls never pay), and
@@ -75,7 +83,8 @@ def _dividend(flags) -> bool:  # a sparse dividend over a divisor that is not sp
 
 RULES: dict[str, Callable[[list], bool]] = {
     **dict.fromkeys(ZERO_PRESERVING, _first),
-    **dict.fromkeys(("cast", "transpose", "reshape", "expand_dims", "squeeze"), _first),
+    **dict.fromkeys(("cast", "transpose", "reshape", "expand_dims", "squeeze", "digitize"),
+                    _first),
     **dict.fromkeys(("add", "subtract", "maximum", "minimum", "fmax", "fmin"), _every),
     **dict.fromkeys(("matmul", "concatenate"), _every),
     "multiply": _some,
@@ -83,6 +92,12 @@ RULES: dict[str, Callable[[list], bool]] = {
 }
 """op name -> (sparseness of each tensor operand) -> whether the result is sparse.  Ops not
 listed (sum, mean, exp, every other op) give dense results."""
+
+
+BY_ARGUMENT = {"one_hot": 4, "multi_hot": 4, "bincount": 3}
+"""Ops whose own rule says whether the result is sparse, from their ``sparse=`` argument
+(and, for bincount, a sparse ``x``, as Keras): op name -> the position of ``sparse`` among
+the kernel's arguments (after the op's prepare hook).  `by_argument` wraps their kernels."""
 
 
 def sparse_result(name: str, flags) -> bool:
@@ -101,7 +116,7 @@ def mark(op, specs, out):
     """``out`` (the rule's output spec for ``specs``) with ``sparse`` set by `RULES`."""
     from ._symbolic import SymbolicTensor
 
-    if isinstance(out, SymbolicTensor) and out.shape:
+    if isinstance(out, SymbolicTensor) and out.shape and op.name not in BY_ARGUMENT:
         flags = _flags(op, specs)
         if any(flags):
             sparse = sparse_result(op.name, flags)
@@ -134,12 +149,21 @@ def contract(rt) -> Any:
         if missing:
             raise TypeError(f"backend {rt.name!r}: Runtime.sparse lacks {', '.join(missing)}")
         hook = SimpleNamespace(**{n: getattr(hook, n) for n in _NEEDED},
-                               kernels=dict(getattr(hook, "kernels", None) or {}))
+                               kernels=dict(getattr(hook, "kernels", None) or {}),
+                               dense_forms=getattr(hook, "dense_forms", ()),
+                               trace_key=getattr(hook, "trace_key", None))
     _CONTRACTS[id(rt)] = (rt, hook)
     # a type seen before this backend's classes were known may be one of them
     for t in [t for t, name in _OWNERS.items() if name is None]:
         del _OWNERS[t]
     return hook
+
+
+def dense_forms(rt) -> tuple:
+    """The classes the backend of ``rt`` declares hold dense tensors (``tf.IndexedSlices``),
+    densified on entry; () for most."""
+    c = contract(rt)
+    return () if c is None else tuple(c.dense_forms)
 
 
 def _types(c) -> tuple:
@@ -228,10 +252,11 @@ def call(op, backend, args, dense: Callable):
     out = op.rule(*_map_tensors(op, args, spec_of))
     from ._symbolic import SymbolicTensor
 
-    want = (isinstance(out, SymbolicTensor) and bool(out.shape)
-            and sparse_result(op.name, flags))
+    want = isinstance(out, SymbolicTensor) and bool(out.shape) and (
+        out.sparse if op.name in BY_ARGUMENT else sparse_result(op.name, flags))
     result = NotImplemented
-    kernel = c.kernels.get(op.name)
+    # (a by-argument op's sparse kernel is `by_argument`'s: it takes no sparse operand)
+    kernel = None if op.name in BY_ARGUMENT else c.kernels.get(op.name)
     if kernel is None and op.name in _RESHAPES and "reshape" in c.kernels and flags[0]:
         # expand_dims, squeeze: the backend's sparse reshape to the shape the rule gives
         return _finish(c, c.kernels["reshape"](args[0], out.shape), want)
@@ -249,12 +274,26 @@ def call(op, backend, args, dense: Callable):
         if op.name not in LINEAR:
             x = c.sum_duplicates(x)
         result = c.with_values(x, dense(c.values(x), *args[1:]))
+    elif op.name == "digitize" and flags == [True, False]:
+        result = _digitize(c, args, dense)
     if result is NotImplemented:
         result = dense(*_map_tensors(op, args, lambda v: c.to_dense(v) if owner(v) else v))
     return _finish(c, result, want)
 
 
 _RESHAPES = frozenset(("expand_dims", "squeeze"))
+
+
+def _digitize(c, args, dense):
+    """digitize of a sparse ``x``: the stored values' bins where ``digitize(0) == 0`` (every
+    bin edge above zero, as in Keras, which always maps the stored values); otherwise, or
+    under a trace (where that is not known), the dense computation, made sparse."""
+    x, bins = c.sum_duplicates(args[0]), args[1]
+    try:
+        keep = not bool(dense(0, bins))
+    except TypeError:  # a traced value (jax's ConcretizationTypeError, tf's graph error)
+        return NotImplemented
+    return c.with_values(x, dense(c.values(x), bins)) if keep else NotImplemented
 
 
 def _finish(c, result, want: bool):
@@ -314,3 +353,51 @@ def _promoted(op, backend, c, args):
                 out[pos] = list(out[pos])
             out[pos][sub] = v
     return out if op.prepare is None else list(op.prepare(*out))
+
+
+# -- ops with a sparse= argument ------------------------------------------------------
+
+
+def require(op: str) -> None:
+    """ValueError naming op ``op`` and the backend in effect where it has no sparse tensors
+    (``sparse=True`` asked of it)."""
+    from ._registry import current
+
+    rt = current().runtime
+    if rt is not None and contract(rt) is None:
+        raise ValueError(f"{op}: the {rt.name} backend has no sparse tensors (sparse=True); "
+                         f"use a backend that has them (tensorflow, jax, numpy with SciPy)")
+
+
+def by_argument(op, kernel, backend):
+    """``kernel`` (the backend's kernel or the reference of ``op``), wrapped where ``op``
+    takes ``sparse=`` (`BY_ARGUMENT`): ``sparse=True`` calls the backend's sparse kernel for
+    the op, else converts the dense kernel's result; the kernel itself always sees
+    ``sparse=False``.  Other ops' kernels are returned as they are."""
+    pos = BY_ARGUMENT.get(op.name)
+    if pos is None:
+        return kernel
+    from ._op import NonEmpty, SplitKernel
+
+    if isinstance(kernel, NonEmpty):
+        return NonEmpty(by_argument(op, kernel.kernel, backend))
+    if isinstance(kernel, SplitKernel):
+        return SplitKernel(by_argument(op, kernel.fast, backend),
+                           by_argument(op, kernel.general, backend), kernel.dtypes)
+
+    def sparse_kernel(*args):
+        if not args[pos]:
+            return kernel(*args)
+        c = contract(backend.runtime)
+        args = list(args)
+        args[pos] = False
+        build = c.kernels.get(op.name)
+        if build is not None:
+            result = build(*args[:pos], *args[pos + 1:])
+            if result is not NotImplemented:
+                return result
+        return c.from_dense(kernel(*args))
+
+    sparse_kernel.__name__ = getattr(kernel, "__name__", op.name)
+    sparse_kernel.__wrapped__ = kernel
+    return sparse_kernel

@@ -13,7 +13,7 @@ import contextvars
 import functools
 import os
 
-from . import _tree, config
+from . import _sparse, _tree, config
 from ._op import EagerOnlyError
 from ._state import _SCOPE, StateScope, Variable
 
@@ -174,7 +174,9 @@ class Jitted:
         """The function the backend compiles: (variable values, dynamic leaves) -> flat
         (new variable values, dynamic outputs); static leaves are closed over."""
         native = entry.backend.runtime.tensor_types
-        dyn_pos = [i for i, x in enumerate(leaves) if isinstance(x, native)]
+        name = entry.backend.name
+        dyn_pos = [i for i, x in enumerate(leaves)
+                   if isinstance(x, native) or _sparse.owner(x) == name]
         fn = self.fn
 
         def pure(*flat):
@@ -251,6 +253,20 @@ def _leaf(x, i, rt, key):
             x = core.convert_to_tensor(x)
         key.append((type(x), tuple(x.shape), x.dtype))
         return x
+    sparse = _sparse.owner(x)
+    if sparse is not None or isinstance(x, _sparse.dense_forms(rt)):
+        from .ops import core
+
+        if sparse != rt.name:  # tf.IndexedSlices, another backend's sparse tensor: dense
+            x = _sparse.contract(rt).to_dense(x) if sparse is None else core.convert_to_tensor(x)
+            key.append((type(x), tuple(x.shape), x.dtype))
+            return x
+        # the backend's sparse tensor: an input of the compiled function, as in jax.jit
+        # and tf.function; its signature adds what the backend says (a BCOO's size)
+        c = _sparse.contract(rt)
+        key.append((type(x), tuple(x.shape), x.dtype,
+                    None if c.trace_key is None else c.trace_key(x)))
+        return x
     if type(x) is Variable:  # passed as itself: reads and writes go through the trace's scope
         key.append(x)
     else:
@@ -278,8 +294,8 @@ def jit(fn=None, *, static_argnums=(), static_argnames=()):
     the ops the function calls are recorded into one OpenVINO model, compiled and cached;
     numpy: the function itself.
 
-    Arguments: tensors and arrays (anywhere inside lists, tuples and dicts) are the
-    compiled function's inputs; each new combination of their shapes and dtypes traces
+    Arguments: tensors and arrays (anywhere inside lists, tuples and dicts), the backend's
+    sparse tensors included (docs/sparse.md), are the compiled function's inputs; each new combination of their shapes and dtypes traces
     and compiles again (retracing), later calls with a seen signature reuse the compiled
     one.  Everything else (Python numbers, strings, None, callables) is *static*: its
     value is part of the signature, so a new value recompiles; pass a number that changes
@@ -327,7 +343,9 @@ def value_and_grad(fn, argnums=0, has_aux=False):
 
     ``fn`` returns a scalar float tensor (with ``has_aux=True``: ``(scalar, aux)``).
     Differentiated arguments may be nested lists, tuples and dicts of float tensors; the
-    gradient has the same structure (a tuple of them when ``argnums`` is a tuple).
+    gradient has the same structure (a tuple of them when ``argnums`` is a tuple).  With
+    respect to a sparse tensor: the gradient of its stored values, as a sparse tensor of
+    the same indices (docs/sparse.md).
     Through jax.value_and_grad, tf.GradientTape or torch.autograd; numpy and openvino do
     not differentiate and raise NotImplementedError.
 
@@ -355,14 +373,27 @@ def value_and_grad(fn, argnums=0, has_aux=False):
                                  f"{len(args)} positional arguments")
         leaves, td = _tree.flatten(tuple(args[i] for i in nums))
         primals = []
+        sparse = {}  # leaf -> the sparse tensor whose stored values are differentiated
+        c = _sparse.contract(rt)
         for j, x in enumerate(leaves):
-            x = core.convert_to_tensor(x.value if type(x) is Variable else x)
+            x = x.value if type(x) is Variable else x
+            if c is not None and isinstance(x, c.dense_forms):  # (tf.IndexedSlices)
+                x = c.to_dense(x)
+            x = core.convert_to_tensor(x)
             if core.dtype(x) not in ("float16", "bfloat16", "float32", "float64"):
                 raise TypeError(f"value_and_grad: can only differentiate float inputs; leaf {j} "
                                 f"of argnums={argnums!r} has dtype {core.dtype(x)}")
+            if _sparse.owner(x) is not None:
+                # w.r.t. a sparse tensor: its stored values (the gradient: sparse, same indices)
+                x = c.sum_duplicates(x)
+                sparse[j] = x
+                x = c.values(x)
             primals.append(x)
 
         def flat_fn(*flat):
+            if sparse:
+                flat = [c.with_values(sparse[j], v) if j in sparse else v
+                        for j, v in enumerate(flat)]
             parts = _tree.unflatten(td, flat)
             full = list(args)
             for i, p in zip(nums, parts):
@@ -375,7 +406,8 @@ def value_and_grad(fn, argnums=0, has_aux=False):
             return loss, aux
 
         (loss, aux), grads = rt.value_and_grad(flat_fn, tuple(primals))
-        parts = _tree.unflatten(td, list(grads))
+        grads = [c.with_values(sparse[j], g) if j in sparse else g for j, g in enumerate(grads)]
+        parts = _tree.unflatten(td, grads)
         g = tuple(parts) if multiple else parts[0]
         return ((loss, aux) if has_aux else loss), g
 

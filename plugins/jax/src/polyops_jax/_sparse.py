@@ -39,7 +39,9 @@ def to_dense(x):
 
 
 def from_dense(x):
-    return _js().BCOO.fromdense(x)
+    # under a trace the number of stored elements must be static: every element is stored
+    nse = x.size if isinstance(x, jax.core.Tracer) else None
+    return _js().BCOO.fromdense(x, nse=nse)
 
 
 def values(x):
@@ -135,9 +137,63 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001  (the op's name)
     return out
 
 
+def trace_key(x):
+    """A compiled function's signature depends on the number of stored elements (the
+    shape of ``data``) and on what BCOO keeps static."""
+    return (x.nse, x.n_batch, x.n_dense, x.indices_sorted, x.unique_indices)
+
+
+def _hot(x, num_classes, axis, dtype):
+    """The one-hot BCOO of ``x``: one stored element per element of ``x`` (a static count,
+    so it traces), class axis at ``axis``; an out-of-range class (possible only under a
+    trace) is stored as a zero at class 0."""
+    from .core import JAX_DTYPES as _JD
+
+    valid = (x >= 0) & (x < num_classes)
+    at = jnp.indices(x.shape).reshape(x.ndim, -1).T  # row-major positions
+    cls = jnp.where(valid, x, 0).astype(at.dtype).reshape(-1, 1)
+    indices = jnp.concatenate([at[:, :axis], cls, at[:, axis:]], axis=1)
+    shape = x.shape[:axis] + (num_classes,) + x.shape[axis:]
+    return _js().BCOO((valid.reshape(-1).astype(_JD[dtype]), indices), shape=shape,
+                      indices_sorted=axis == x.ndim, unique_indices=True)
+
+
+def one_hot(x, num_classes, axis, dtype):
+    """The indices built directly, never the dense tensor."""
+    return _hot(x, num_classes, axis, dtype)
+
+
+def multi_hot(inputs, num_classes, axis, dtype):
+    """one_hot's indices with the reduced axis dropped, duplicates merged."""
+    from .core import JAX_DTYPES as _JD
+
+    red = 1 if inputs.ndim > 1 else 0
+    oh = _hot(inputs, num_classes, axis, "int32")
+    indices = jnp.concatenate([oh.indices[:, :red], oh.indices[:, red + 1:]], axis=1)
+    shape = oh.shape[:red] + oh.shape[red + 1:]
+    out = sum_duplicates(_js().BCOO((oh.data, indices), shape=shape))
+    return with_values(out, (out.data != 0).astype(_JD[dtype]))
+
+
+def _linear_union(negate):
+    """add, subtract: both operands' stored elements side by side (a linear op may keep
+    duplicate indices: they are summed where it matters), static in size, so it traces."""
+    def kernel(x1, x2):
+        if not (_sparse(x1) and _sparse(x2) and _same_shape(x1, x2)):
+            return NotImplemented
+        if x1.n_batch or x2.n_batch or x1.n_dense or x2.n_dense:
+            return NotImplemented
+        data2 = -x2.data if negate else x2.data
+        return _js().BCOO((jnp.concatenate([x1.data, data2]),
+                           jnp.concatenate([x1.indices, x2.indices.astype(x1.indices.dtype)])),
+                          shape=x1.shape)
+
+    return kernel
+
+
 kernels = {
-    "add": _binary_union(jnp.add), "subtract": _binary_union(jnp.subtract),
+    "add": _linear_union(False), "subtract": _linear_union(True),
     "maximum": _binary_union(jnp.maximum), "minimum": _binary_union(jnp.minimum),
     "multiply": multiply, "matmul": matmul, "transpose": transpose, "reshape": reshape,
-    "concatenate": concatenate, "sum": sum,
+    "concatenate": concatenate, "sum": sum, "one_hot": one_hot, "multi_hot": multi_hot,
 }

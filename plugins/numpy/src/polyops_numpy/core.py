@@ -50,6 +50,7 @@ RUNTIME = Runtime(
     convert_to_tensor=convert_to_tensor,
     convert_to_numpy=convert_to_numpy,
     devices=lambda: ["cpu:0"],  # host memory, named as jax, tensorflow and torch name it
+    sparse="polyops_numpy._sparse",  # scipy.sparse COO arrays, the [sparse] extra (docs/sparse.md)
 )
 
 

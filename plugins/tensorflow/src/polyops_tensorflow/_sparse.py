@@ -6,20 +6,26 @@ the stored values itself; a kernel returns NotImplemented for a case it does not
 
 from __future__ import annotations
 
+import weakref
+
 from ._quiet import tf
 
 types = (tf.SparseTensor,)
+dense_forms = (tf.IndexedSlices,)  # (gradients of tf.gather: densified on entry)
 
 
 def to_dense(x):
-    """Duplicates summed (``tf.sparse.to_dense`` rejects them; scatter_nd adds them)."""
+    """Duplicates summed (``tf.sparse.to_dense`` rejects them; scatter_nd adds them);
+    a ``tf.IndexedSlices`` (a `dense_forms` class) as ``tf.convert_to_tensor`` makes it."""
+    if isinstance(x, tf.IndexedSlices):
+        return tf.convert_to_tensor(x)
     if x.dtype == tf.bool:  # (no bool scatter_nd kernel: or-ing is summing for bools)
         return tf.cast(to_dense(values_as(x, tf.int8)), tf.bool)
     return tf.scatter_nd(x.indices, x.values, x.dense_shape)
 
 
 def from_dense(x):
-    return tf.sparse.from_dense(x)
+    return _canonical(tf.sparse.from_dense(x))
 
 
 def values(x):
@@ -40,11 +46,33 @@ def _linear(indices, shape):
     return tf.reduce_sum(indices * strides, axis=1)
 
 
+# id(indices) -> a weak reference to an eager indices tensor known sorted with each index
+# once (made by from_dense or sum_duplicates; with_values keeps it): sum_duplicates, which
+# every non-linear op calls first, then costs nothing for it
+_KNOWN: dict = {}
+
+
+def _canonical(x):
+    if tf.executing_eagerly():
+        key = id(x.indices)
+        try:
+            _KNOWN[key] = weakref.ref(x.indices, lambda _, key=key: _KNOWN.pop(key, None))
+        except TypeError:  # (no weak references to it)
+            pass
+    return x
+
+
 def sum_duplicates(x):
     """``x`` with sorted indices, each once (their values summed)."""
-    x = tf.sparse.reorder(x)
     if x.shape.rank == 0:
         return x
+    known = _KNOWN.get(id(x.indices))
+    if known is not None and known() is x.indices:
+        return x
+    flat = _linear(x.indices, x.dense_shape)
+    if tf.executing_eagerly() and bool(tf.reduce_all(flat[1:] > flat[:-1])):
+        return _canonical(x)  # already sorted, each index once
+    x = tf.sparse.reorder(x)
     flat = _linear(x.indices, x.dense_shape)
     unique, where = tf.unique(flat)
     if x.dtype == tf.bool:
@@ -53,7 +81,7 @@ def sum_duplicates(x):
     else:
         summed = tf.math.unsorted_segment_sum(x.values, where, tf.size(unique))
     first = tf.math.unsorted_segment_min(tf.range(tf.size(flat)), where, tf.size(unique))
-    return tf.SparseTensor(tf.gather(x.indices, first), summed, x.dense_shape)
+    return _canonical(tf.SparseTensor(tf.gather(x.indices, first), summed, x.dense_shape))
 
 
 def _sparse(x) -> bool:
@@ -152,8 +180,51 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001  (the op's name)
     return tf.sparse.reduce_sum(x, axis=axis, keepdims=keepdims)
 
 
+def _hot_indices(x, num_classes, axis):
+    """The (k, rank + 1) indices of the ones of ``x``'s one-hot encoding (class axis at
+    ``axis``), in row-major order of ``x``; out-of-range classes (possible only under a
+    trace: eagerly core raises first) have none, as densely."""
+    x = tf.cast(x, tf.int64)
+    at = tf.where((x >= 0) & (x < num_classes))  # (k, rank), row-major
+    cls = tf.gather_nd(x, at)[:, None]
+    return tf.concat([at[:, :axis], cls, at[:, axis:]], axis=1)
+
+
+def _hot_shape(x, num_classes, axis):
+    shape = list(x.shape)
+    if None in shape:  # (under a trace with unknown dims: the dynamic shape)
+        shape = tf.shape(x, out_type=tf.int64)
+        return tf.concat([shape[:axis], [num_classes], shape[axis:]], axis=0)
+    return shape[:axis] + [num_classes] + shape[axis:]
+
+
+def one_hot(x, num_classes, axis, dtype):
+    """The indices built directly: ``x.size`` stored ones, never the dense tensor."""
+    from .core import TF_DTYPES
+
+    indices = _hot_indices(x, num_classes, axis)
+    out = tf.SparseTensor(indices, tf.ones(tf.shape(indices)[:1], TF_DTYPES[dtype]),
+                          _hot_shape(x, num_classes, axis))
+    return out if axis == x.shape.rank else tf.sparse.reorder(out)
+
+
+def multi_hot(inputs, num_classes, axis, dtype):
+    """one_hot's indices with the reduced axis dropped, each once."""
+    from .core import TF_DTYPES
+
+    red = 1 if inputs.shape.rank > 1 else 0
+    indices = _hot_indices(inputs, num_classes, axis)
+    indices = tf.concat([indices[:, :red], indices[:, red + 1:]], axis=1)
+    shape = _hot_shape(inputs, num_classes, axis)
+    shape = (shape[:red] + shape[red + 1:] if isinstance(shape, list) else
+             tf.concat([shape[:red], shape[red + 1:]], axis=0))
+    ones = tf.ones(tf.shape(indices)[:1], tf.int8)
+    out = sum_duplicates(tf.SparseTensor(indices, ones, shape))  # (sorted, each once)
+    return with_values(out, tf.ones_like(out.values, TF_DTYPES[dtype]))
+
+
 kernels = {
     "add": add, "subtract": subtract, "maximum": maximum, "minimum": minimum,
     "multiply": multiply, "matmul": matmul, "transpose": transpose, "reshape": reshape,
-    "concatenate": concatenate, "sum": sum,
+    "concatenate": concatenate, "sum": sum, "one_hot": one_hot, "multi_hot": multi_hot,
 }

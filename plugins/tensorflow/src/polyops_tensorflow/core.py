@@ -58,6 +58,8 @@ def convert_to_tensor(x, dtype):
                 return tf.constant(x, td)
             except (TypeError, ValueError):  # NumPy's rules decide (2.5 -> int32...)
                 pass
+    if isinstance(x, tf.IndexedSlices):  # (gradients of gathers): densified on entry
+        return convert_to_tensor(tf.convert_to_tensor(x), dtype)
     if not isinstance(x, np.ndarray):
         try:
             # NumPy's own conversion rules, as in the numpy backend.

@@ -113,20 +113,31 @@ def _hot_checks(op, num_classes, sparse):
     n = int_arg(op, "num_classes", num_classes)
     if n < 0:
         raise ValueError(f"{op}: expected num_classes >= 0, got num_classes={num_classes}")
-    if sparse:
-        raise ValueError(f"{op}: sparse=True is not supported (dense tensors only), got sparse={sparse!r}")
+    if sparse is not False and sparse is not True:
+        raise TypeError(f"{op}: expected sparse=True or False, got sparse={sparse!r}")
     return n
+
+
+def _sparse_hot(op, sparse):
+    """The eager check of ``sparse=True`` (the backend in effect must have sparse tensors);
+    the kernel receives ``sparse`` as given (`polyops._sparse.by_argument`)."""
+    if sparse:
+        from ... import _sparse
+
+        _sparse.require(op)
+    return sparse
 
 
 def _one_hot_prepare(x, num_classes, axis=-1, dtype=None, sparse=False):
     n = _hot_checks("one_hot", num_classes, sparse)
     check_index("one_hot", x, n, f"(num_classes={n})", wrap=False, what="class indices")
-    return x, n, _hot_axis("one_hot", axis, len(x.shape)), dtype_arg("one_hot", dtype), False
+    return (x, n, _hot_axis("one_hot", axis, len(x.shape)), dtype_arg("one_hot", dtype),
+            _sparse_hot("one_hot", sparse))
 
 
 # Kernel contract: one_hot(x, num_classes, axis, dtype, sparse): x an integer tensor (its
 # own int dtype, 64-bit demoted), num_classes an int >= 0, axis canonical in [0, x.ndim],
-# dtype a canonical dtype string, sparse False.  Returns x.shape with num_classes inserted at
+# dtype a canonical dtype string, sparse False (sparse=True is `_sparse.by_argument`'s).  Returns x.shape with num_classes inserted at
 # axis, in dtype: 1 where x == class, 0 elsewhere (negative/out-of-range x: all zeros; only
 # under a trace: eagerly the prepare hook raises first).
 @defop("nn", tensors=("x",), promote=_index_promote, prepare=_one_hot_prepare)
@@ -138,7 +149,8 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     ``[0, num_classes)`` (negative ones included) raises `polyops.IndexOutOfRangeError`
     eagerly; under a trace it gives an all-zero vector, as Keras does.  The result dtype is
     ``dtype`` (default floatx); ``x`` must be an integer (or bool) tensor: floats raise
-    TypeError.  ``sparse=True`` is not supported (ValueError).
+    TypeError.  ``sparse=True`` gives a sparse tensor on backends that have them
+    (tensorflow, jax; docs/sparse.md), ValueError naming the backend elsewhere.
 
     Example:
         >>> polyops.ops.one_hot(polyops.ops.convert_to_tensor([1, 3, 0]), 4)
@@ -151,7 +163,7 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     a = _hot_axis("one_hot", axis, len(shape))
     _index_promote((key(x),))
     shape.insert(a, n)
-    return spec(tuple(shape), dtype_arg("one_hot", dtype))
+    return SymbolicTensor(tuple(shape), dtype_arg("one_hot", dtype), sparse)
 
 
 def _one_hot_bool(x, num_classes, axis):
@@ -177,11 +189,13 @@ def _multi_hot_prepare(inputs, num_classes=None, axis=-1, dtype=None, sparse=Fal
     if nd == 0:
         raise ValueError(f"multi_hot: expected inputs of rank >= 1, got shape={tuple(inputs.shape)}")
     check_index("multi_hot", inputs, n, f"(num_classes={n})", wrap=False, what="class indices")
-    return inputs, n, _hot_axis("multi_hot", axis, nd), dtype_arg("multi_hot", dtype), False
+    return (inputs, n, _hot_axis("multi_hot", axis, nd), dtype_arg("multi_hot", dtype),
+            _sparse_hot("multi_hot", sparse))
 
 
 # Kernel contract: multi_hot(inputs, num_classes, axis, dtype, sparse): inputs an integer
-# tensor of rank >= 1, axis canonical in [0, inputs.ndim], dtype canonical, sparse False.
+# tensor of rank >= 1, axis canonical in [0, inputs.ndim], dtype canonical, sparse False
+# (sparse=True is `_sparse.by_argument`'s).
 # Returns the one-hot encoding (class axis at ``axis``) reduced by "any" over axis 1 of it
 # (axis 0 for 1-d inputs), in dtype.
 @defop("nn", tensors=("inputs",), promote=_index_promote, prepare=_multi_hot_prepare, empty=0)
@@ -192,7 +206,7 @@ def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False):
     axis at ``axis``) is max-reduced over its axis 1 (axis 0 for 1-d inputs), so a
     (batch, n) input gives (batch, num_classes).  The result dtype is ``dtype`` (default
     floatx; Keras' symbolic dtype is the input's, its eager one floatx).  Keras' legacy
-    ``num_tokens=`` keyword is not accepted; ``sparse=True`` is not supported.  Indices
+    ``num_tokens=`` keyword is not accepted; ``sparse=True`` as in `one_hot`.  Indices
     outside ``[0, num_classes)`` are handled as in `one_hot`.
 
     Example:
@@ -208,7 +222,7 @@ def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False):
     shape.insert(a, n)
     red = 1 if len(shape) > 2 else 0
     del shape[red]
-    return spec(tuple(shape), dtype_arg("multi_hot", dtype))
+    return SymbolicTensor(tuple(shape), dtype_arg("multi_hot", dtype), sparse)
 
 
 @multi_hot.reference

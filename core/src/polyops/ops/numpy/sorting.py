@@ -336,8 +336,8 @@ def _bincount_static(op_shape, w_shape, minlength, sparse):
     minlength = int_arg("bincount", "minlength", minlength)
     if minlength < 0:
         raise ValueError(f"bincount: expected minlength >= 0, got minlength={minlength}")
-    if sparse:
-        raise ValueError(f"bincount: sparse outputs are not supported, got sparse={sparse!r}")
+    if sparse is not False and sparse is not True:
+        raise TypeError(f"bincount: expected sparse=True or False, got sparse={sparse!r}")
     return minlength
 
 
@@ -352,13 +352,18 @@ def _bincount_prepare(x, weights=None, minlength=0, sparse=False):
         if lo < 0:
             raise ValueError(f"bincount: expected non-negative values in x, got min(x)={lo}")
         length = _bmax(hi + 1, minlength)
-    return x, weights, length, False
+    if sparse:
+        from ... import _sparse
+
+        _sparse.require("bincount")
+    return x, weights, length, sparse
 
 
 # Kernel contract: bincount(x, weights, minlength, sparse): x a 1-D (or 2-D, counted per
 # row) tensor of non-negative ints or bools, weights None or a tensor of x's shape already
 # in the result dtype; minlength is the *final* output length (core has read max(x) + 1
-# and checked that x has no negative value); sparse is always False.  Returns int32 counts
+# and checked that x has no negative value); sparse is always False (sparse=True, or a
+# sparse x, is `_sparse.by_argument`'s and `_sparse.call`'s).  Returns int32 counts
 # (no weights) or weight sums in weights' dtype, shape x.shape[:-1] + (minlength,).
 @defop("numpy", tensors=("x", "weights"), promote=_bincount_promote, prepare=_bincount_prepare)
 def bincount(x, weights=None, minlength=0, sparse=False):
@@ -368,7 +373,9 @@ def bincount(x, weights=None, minlength=0, sparse=False):
     as Keras does): int32 counts, or with ``weights`` the sums of the weights, in
     the promoted dtype of ``x`` and ``weights`` (bool as int32).  The length depends on
     the data: symbolically the last dim is None, and eagerly core reads ``max(x)``
-    once (eager only).  Negative values raise ValueError; ``sparse=True`` is not supported.
+    once (eager only).  Negative values raise ValueError.  ``sparse=True`` (or a sparse
+    ``x``, as in Keras) gives a sparse result on backends that have them, ValueError
+    naming the backend elsewhere; the counts are the dense computation's (docs/sparse.md).
 
     Example:
         >>> polyops.ops.bincount(polyops.ops.convert_to_tensor([1, 2, 2, 3]))
@@ -377,7 +384,9 @@ def bincount(x, weights=None, minlength=0, sparse=False):
     xt, wt = _bincount_promote((key(x), None if weights is None else key(weights)))
     xs = shape_of(x)
     _bincount_static(xs, None if weights is None else shape_of(weights), minlength, sparse)
-    return spec(tuple(xs[:-1]) + (None,), "int32" if wt is None else wt)
+    out = spec(tuple(xs[:-1]) + (None,), "int32" if wt is None else wt)
+    out.sparse = sparse or getattr(x, "sparse", False) is True
+    return out
 
 
 @bincount.reference
