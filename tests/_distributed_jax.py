@@ -21,13 +21,10 @@ import sys
 import traceback
 
 import numpy as np
-
 import polyops
+from _distributed_common import NAMES, STEPS, data, error, sgd_step
 from polyops import distribution as dist
 from polyops import ops
-
-NAMES = ("dense_1/kernel", "dense_1/bias", "dense_2/kernel", "dense_2/bias")
-STEPS = 5
 
 
 def _spec(x):
@@ -37,22 +34,11 @@ def _spec(x):
             "devices": len(s.device_set), "replicated": bool(s.is_fully_replicated)}
 
 
-def _data():
-    rng = np.random.default_rng(0)
-    params = {"dense_1/kernel": rng.normal(size=(16, 32)).astype("float32") * 0.3,
-              "dense_1/bias": np.zeros(32, "float32"),
-              "dense_2/kernel": rng.normal(size=(32, 4)).astype("float32") * 0.3,
-              "dense_2/bias": np.zeros(4, "float32")}
-    x = rng.normal(size=(32, 16)).astype("float32")
-    y = rng.normal(size=(32, 4)).astype("float32")
-    return params, x, y
-
-
 def train(distribution=None, steps=STEPS, rows=slice(None)):
     """An MLP trained by a jitted step (value_and_grad, Variable.assign) inside
     ``distribution``'s scope (None: one device), on this process's ``rows`` of the batch.
     Returns (variables, losses, x, y)."""
-    init, x, y = _data()
+    init, x, y = data()
     scope = distribution.scope() if distribution is not None else contextlib.nullcontext()
     with scope:
         variables = [polyops.Variable(init[n], name=n) for n in NAMES]
@@ -60,17 +46,7 @@ def train(distribution=None, steps=STEPS, rows=slice(None)):
             x = dist.distribute_data_input(x[rows])
             y = dist.distribute_data_input(y[rows])
 
-        @polyops.jit
-        def step(x, y):
-            def loss_fn(params):
-                w1, b1, w2, b2 = params
-                h = ops.relu(ops.matmul(x, w1) + b1)
-                return ops.mean((ops.matmul(h, w2) + b2 - y) ** 2)
-
-            loss, grads = polyops.value_and_grad(loss_fn)([v.value for v in variables])
-            for v, g in zip(variables, grads, strict=True):
-                v.assign(v.value - 0.1 * g)
-            return loss
+        step = polyops.jit(sgd_step(variables))
 
         losses = [step(x, y) for _ in range(steps)]
     return variables, losses, x, y
@@ -169,38 +145,30 @@ def scenario_random():
     return found
 
 
-def _error(fn):
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001  (the test asserts the type)
-        return [type(exc).__name__, str(exc)]
-    return None
-
-
 def scenario_bad_input():
     mesh = dist.DeviceMesh((2, 4), ("batch", "model"))
     mp = _model_parallel()
     layout_map = mp.layout_map
     before = dict(layout_map)
     out = {
-        "mesh_shape": _error(lambda: dist.DeviceMesh((3,), ("batch",))),
-        "mesh_unknown_device": _error(lambda: dist.DeviceMesh((2,), ("batch",),
+        "mesh_shape": error(lambda: dist.DeviceMesh((3,), ("batch",))),
+        "mesh_unknown_device": error(lambda: dist.DeviceMesh((2,), ("batch",),
                                                               ["cpu:0", "cpu:9"])),
-        "layout_axis": _error(lambda: dist.TensorLayout((None, "modle"), mesh)),
-        "rank": _error(lambda: dist.distribute_tensor(
+        "layout_axis": error(lambda: dist.TensorLayout((None, "modle"), mesh)),
+        "rank": error(lambda: dist.distribute_tensor(
             np.ones((4,), "float32"), dist.TensorLayout(("batch", None), mesh))),
-        "divisible": _error(lambda: dist.distribute_tensor(
+        "divisible": error(lambda: dist.distribute_tensor(
             np.ones((4, 6), "float32"), dist.TensorLayout((None, "model"), mesh))),
-        "data_divisible": _error(lambda: dist.distribute_data_input(
+        "data_divisible": error(lambda: dist.distribute_data_input(
             np.ones((3, 2), "float32"), dist.TensorLayout(("batch", None), mesh))),
-        "layout_map_bad": _error(lambda: layout_map.__setitem__("x", (None, "nope"))),
+        "layout_map_bad": error(lambda: layout_map.__setitem__("x", (None, "nope"))),
     }
 
     def variable_rank():
         with mp.scope():
             polyops.Variable(np.zeros((32,), "float32"), name="dense_1/kernel")
 
-    out["variable_rank"] = _error(variable_rank)
+    out["variable_rank"] = error(variable_rank)
     out["layout_map_unchanged"] = dict(layout_map) == before
     out["distribution_unchanged"] = dist.distribution() is None
     return out
@@ -224,7 +192,7 @@ def run_initialize():
         port = s.getsockname()[1]
     polyops.set_backend("jax")
     dist.initialize(f"127.0.0.1:{port}", num_processes=1, process_id=0)
-    again = _error(lambda: dist.initialize(f"127.0.0.1:{port}", num_processes=1,
+    again = error(lambda: dist.initialize(f"127.0.0.1:{port}", num_processes=1,
                                            process_id=0))
     return {"processes": dist.num_processes(), "process_id": dist.process_id(),
             "again": again, "computes": float(ops.add(1.0, 2.0))}

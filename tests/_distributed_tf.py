@@ -21,12 +21,10 @@ tf.config.set_logical_device_configuration(
     tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 8)
 
 import polyops  # noqa: E402
+from _distributed_common import NAMES, STEPS, data, error, sgd_step  # noqa: E402
 from polyops import distribution as dist  # noqa: E402
 from polyops import ops  # noqa: E402
 from tensorflow.experimental import dtensor  # noqa: E402
-
-NAMES = ("dense_1/kernel", "dense_1/bias", "dense_2/kernel", "dense_2/bias")
-STEPS = 5
 
 
 def _spec(x) -> list:
@@ -42,22 +40,11 @@ def _numpy(x) -> np.ndarray:
     return ops.convert_to_numpy(x)
 
 
-def _data():
-    rng = np.random.default_rng(0)
-    params = {"dense_1/kernel": rng.normal(size=(16, 32)).astype("float32") * 0.3,
-              "dense_1/bias": np.zeros(32, "float32"),
-              "dense_2/kernel": rng.normal(size=(32, 4)).astype("float32") * 0.3,
-              "dense_2/bias": np.zeros(4, "float32")}
-    x = rng.normal(size=(32, 16)).astype("float32")
-    y = rng.normal(size=(32, 4)).astype("float32")
-    return params, x, y
-
-
 def train(distribution=None, steps=STEPS, jit=True):
     """An MLP trained by a step (value_and_grad, Variable.assign), under `polyops.jit` or
     eagerly, inside ``distribution``'s scope (None: one device).
     Returns (variables, losses, x)."""
-    init, x, y = _data()
+    init, x, y = data()
     scope = distribution.scope() if distribution is not None else contextlib.nullcontext()
     with scope:
         variables = [polyops.Variable(init[n], name=n) for n in NAMES]
@@ -65,17 +52,7 @@ def train(distribution=None, steps=STEPS, jit=True):
             x = dist.distribute_data_input(x)
             y = dist.distribute_data_input(y)
 
-        def step(x, y):
-            def loss_fn(params):
-                w1, b1, w2, b2 = params
-                h = ops.relu(ops.matmul(x, w1) + b1)
-                return ops.mean((ops.matmul(h, w2) + b2 - y) ** 2)
-
-            loss, grads = polyops.value_and_grad(loss_fn)([v.value for v in variables])
-            for v, g in zip(variables, grads, strict=True):
-                v.assign(v.value - 0.1 * g)
-            return loss
-
+        step = sgd_step(variables)
         if jit:
             step = polyops.jit(step)
         losses = [step(x, y) for _ in range(steps)]
@@ -87,19 +64,11 @@ def _diff(variables, reference):
                for v, r in zip(variables, reference, strict=True))
 
 
-def _error(fn):
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001  (the test asserts the type)
-        return [type(exc).__name__, str(exc)]
-    return None
-
-
 def scenario_devices():
     return {"list": dist.list_devices(), "count": dist.get_device_count(),
             "cpu_count": dist.get_device_count("cpu"), "processes": dist.num_processes(),
             "process_id": dist.process_id(),
-            "two_processes": _error(lambda: dist.initialize("127.0.0.1:1", 2, 0))}
+            "two_processes": error(lambda: dist.initialize("127.0.0.1:1", 2, 0))}
 
 
 def scenario_data_parallel():
@@ -132,7 +101,7 @@ def _model_parallel():
 def scenario_model_parallel():
     one, _, _ = train()
     mp = _model_parallel()
-    init, _, _ = _data()
+    init, _, _ = data()
     with mp.scope():  # the layouts at creation, before any step
         created = {n: _spec(polyops.Variable(init[n], name=n).value) for n in NAMES}
     variables, _, x = train(mp)
@@ -151,7 +120,7 @@ def scenario_model_parallel():
             "eager_op": _spec(eager), "eager_assign": _spec(variables[2].value),
             "gathered_equal": bool(np.array_equal(_numpy(eager),
                                                   _numpy(variables[0].value) + 1.0)),
-            "convert_to_numpy": _error(lambda: ops.convert_to_numpy(eager))}
+            "convert_to_numpy": error(lambda: ops.convert_to_numpy(eager))}
 
 
 def _placed_draw(layout):
@@ -198,14 +167,14 @@ def scenario_random():
 def scenario_bad_input():
     mesh = dist.DeviceMesh((2, 4), ("batch", "model"))
     return {
-        "mesh_shape": _error(lambda: dist.DeviceMesh((3,), ("batch",))),
-        "mesh_unknown_device": _error(lambda: dist.DeviceMesh((2,), ("batch",),
+        "mesh_shape": error(lambda: dist.DeviceMesh((3,), ("batch",))),
+        "mesh_unknown_device": error(lambda: dist.DeviceMesh((2,), ("batch",),
                                                               ["cpu:0", "cpu:9"])),
-        "divisible": _error(lambda: dist.distribute_tensor(
+        "divisible": error(lambda: dist.distribute_tensor(
             np.ones((4, 6), "float32"), dist.TensorLayout((None, "model"), mesh))),
-        "rank": _error(lambda: dist.distribute_tensor(
+        "rank": error(lambda: dist.distribute_tensor(
             np.ones((4,), "float32"), dist.TensorLayout(("batch", None), mesh))),
-        "two_axes": _error(lambda: dist.distribute_tensor(
+        "two_axes": error(lambda: dist.distribute_tensor(
             np.ones((8, 2), "float32"), dist.TensorLayout((("batch", "model"), None), mesh))),
         "distribution_unchanged": dist.distribution() is None,
     }

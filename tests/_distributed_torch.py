@@ -17,12 +17,9 @@ import warnings
 
 import numpy as np
 import polyops
+from _distributed_common import BATCH, NAMES, STEPS, data, error, sgd_step
 from polyops import distribution as dist
 from polyops import ops
-
-NAMES = ("dense_1/kernel", "dense_1/bias", "dense_2/kernel", "dense_2/bias")
-STEPS = 5
-BATCH = 32
 
 
 def _placements(x) -> list:
@@ -31,22 +28,11 @@ def _placements(x) -> list:
             for p in getattr(x, "placements", ())]
 
 
-def _data():
-    rng = np.random.default_rng(0)
-    params = {"dense_1/kernel": rng.normal(size=(16, 32)).astype("float32") * 0.3,
-              "dense_1/bias": np.zeros(32, "float32"),
-              "dense_2/kernel": rng.normal(size=(32, 4)).astype("float32") * 0.3,
-              "dense_2/bias": np.zeros(4, "float32")}
-    x = rng.normal(size=(BATCH, 16)).astype("float32")
-    y = rng.normal(size=(BATCH, 4)).astype("float32")
-    return params, x, y
-
-
 def train(distribution=None, steps=STEPS, jit=False):
     """An MLP trained by a step (value_and_grad, Variable.assign) inside ``distribution``'s
     scope (None: one device), each process feeding its data shard's rows of the batch.
     Returns (variables, losses, x, step): x the global input, step the (jitted) step."""
-    init, x, y = _data()
+    init, x, y = data()
     scope = distribution.scope() if distribution is not None else contextlib.nullcontext()
     with scope:
         variables = [polyops.Variable(init[n], name=n) for n in NAMES]
@@ -58,17 +44,7 @@ def train(distribution=None, steps=STEPS, jit=False):
         else:
             x, y = ops.convert_to_tensor(x), ops.convert_to_tensor(y)
 
-        def step(x, y):
-            def loss_fn(params):
-                w1, b1, w2, b2 = params
-                h = ops.relu(ops.matmul(x, w1) + b1)
-                return ops.mean((ops.matmul(h, w2) + b2 - y) ** 2)
-
-            loss, grads = polyops.value_and_grad(loss_fn)([v.value for v in variables])
-            for v, g in zip(variables, grads, strict=True):
-                v.assign(v.value - 0.1 * g)
-            return loss
-
+        step = sgd_step(variables)
         if jit:
             step = polyops.jit(step)
         losses = [step(x, y) for _ in range(steps)]
@@ -80,19 +56,11 @@ def _diff(variables, reference):
                for v, r in zip(variables, reference, strict=True))
 
 
-def _error(fn):
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001  (the test asserts the type)
-        return [type(exc).__name__, str(exc)]
-    return None
-
-
 def scenario_devices():
     return {"list": dist.list_devices(), "count": dist.get_device_count(),
             "cpu_count": dist.get_device_count("cpu"), "processes": dist.num_processes(),
             "process_id": dist.process_id(),
-            "again": _error(lambda: dist.initialize("127.0.0.1:1", 2, 0))}
+            "again": error(lambda: dist.initialize("127.0.0.1:1", 2, 0))}
 
 
 def scenario_data_parallel():
@@ -129,7 +97,7 @@ def scenario_model_parallel():
     """ModelParallel on a (n/2, 2) mesh; in the job of 2 the step under `polyops.jit`."""
     one, _, _, _ = train()
     mp = _model_parallel()
-    init, _, _ = _data()
+    init, _, _ = data()
     with mp.scope():  # the layouts at creation, before any step
         created = {n: _placements(polyops.Variable(init[n], name=n).value) for n in NAMES}
     jit = dist.num_processes() == 2
@@ -199,12 +167,12 @@ def scenario_bad_input():
     n = dist.num_processes()
     mesh = dist.DeviceMesh((n // 2, 2), ("batch", "model"))
     return {
-        "mesh_shape": _error(lambda: dist.DeviceMesh((n + 1,), ("batch",))),
-        "mesh_unknown_device": _error(lambda: dist.DeviceMesh((2,), ("batch",),
+        "mesh_shape": error(lambda: dist.DeviceMesh((n + 1,), ("batch",))),
+        "mesh_unknown_device": error(lambda: dist.DeviceMesh((2,), ("batch",),
                                                               ["cpu:0", "cpu:9"])),
-        "divisible": _error(lambda: dist.distribute_tensor(
+        "divisible": error(lambda: dist.distribute_tensor(
             np.ones((4, 3), "float32"), dist.TensorLayout((None, "model"), mesh))),
-        "rank": _error(lambda: dist.distribute_tensor(
+        "rank": error(lambda: dist.distribute_tensor(
             np.ones((4,), "float32"), dist.TensorLayout(("batch", None), mesh))),
         "distribution_unchanged": dist.distribution() is None,
     }
