@@ -130,9 +130,13 @@ where = np.where
 
 
 def clip(x, x_min, x_max):
-    # the reference's minimum(maximum(...)) (NaN propagates; x_min > x_max gives x_max):
-    # np.clip's ufunc has no bfloat16 loop (it returns float32)
-    return np.minimum(np.maximum(x, x_min), x_max)
+    # NumPy's clip is the reference's minimum(maximum(...)) in one pass (NaN propagates;
+    # x_min > x_max gives x_max), 3-5x faster at 512x512 (the method: np.clip's Python
+    # wrapper doubles a 16x16 call).  Its ufunc has no bfloat16 loop (it returns float32),
+    # so bfloat16 takes the two passes
+    if x.dtype == _BF16:
+        return np.minimum(np.maximum(x, x_min), x_max)
+    return x.clip(x_min, x_max)
 
 
 # ===== reductions ===================================================================
@@ -202,7 +206,12 @@ def _variance(x, axis, keepdims):
     w = x.astype(np.float32) if x.dtype in _LOW_FLOATS else x
     n = _count(x, axis)
     c = w - np.true_divide(np.add.reduce(w, axis, keepdims=True), n)
-    sq = c.real * c.real + c.imag * c.imag if c.dtype.kind == "c" else c * c
+    if c.dtype.kind == "c":
+        sq = c.real * c.real + c.imag * c.imag
+    elif type(c) is np.ndarray:  # squared in place, as np.var: no second temporary (1.3x
+        sq = np.multiply(c, c, out=c)  # at 64**3); a 0-d x gives a NumPy scalar here
+    else:
+        sq = c * c
     return np.true_divide(np.add.reduce(sq, axis, keepdims=keepdims), n)
 
 

@@ -136,9 +136,12 @@ def digitize(x, bins):
 
 def bincount(x, weights, minlength, sparse):
     rows = x.shape[:-1]
-    x = x.astype(np.intp).reshape(math.prod(rows), x.shape[-1])
-    flat = (x + minlength * np.arange(x.shape[0])[:, None]).ravel()  # row r counts at r * length
-    total = x.shape[0] * minlength
+    if rows:  # 2-D: row r counts at r * length, in one flat bincount
+        x = x.astype(np.intp)
+        flat = (x + minlength * np.arange(x.shape[0])[:, None]).ravel()
+    else:
+        flat = x  # (np.bincount casts int32 and bool itself)
+    total = math.prod(rows) * minlength
     if weights is None:
         out = np.bincount(flat, minlength=total).astype(np.int32)
     elif _is_float(weights):  # float64 sums, rounded once

