@@ -1,19 +1,22 @@
 """Sparse tensors (issue 19): polyops' sparse ops against the framework's own sparse call
 and against the dense computation.
 
-    python benchmarks/sparse.py [--backend tensorflow jax] [--n 10000] [--density 0.01]
-                                [--cols 64] [--rounds 7] [--calls 3]
+    python benchmarks/sparse.py [--backend tensorflow jax torch numpy] [--n 10000]
+                                [--density 0.01] [--cols 64] [--rounds 7] [--calls 3]
 
-Rows, per backend (tensorflow: ``tf.SparseTensor``; jax: ``BCOO``):
+Rows, per backend (tensorflow: ``tf.SparseTensor``; jax: ``BCOO``; torch: the sparse COO
+layout, against torch's own functions; numpy: SciPy's ``coo_array``, against SciPy's):
 
 - ``matmul``: sparse (n x n, ``density`` of it stored) @ dense (n x cols), eager:
   ``ops.matmul`` against ``tf.sparse.sparse_dense_matmul`` / ``bcoo @ dense``, and the
   dense ``ops.matmul`` of the densified matrix (the reason to use sparse).
-- ``matmul, jit``: the same under ``polyops.jit`` against ``tf.function`` / ``jax.jit``.
+- ``matmul, jit``: the same under ``polyops.jit`` against ``tf.function`` / ``jax.jit``
+  (torch: ``polyops.jit`` runs a function of sparse tensors eagerly, numpy has no compiler).
 - ``sin`` (a zero-preserving unary op: the values mapped, the indices kept): ``ops.sin``
   against ``tf.sparse.map_values(tf.sin, x)`` / a BCOO of ``jnp.sin(x.data)``.
 - ``add`` (sparse + sparse of one pattern: a union): ``ops.add`` against ``tf.sparse.add``
   / ``bcoo_add`` of jax's sparsify.
+- torch, ``sum, axis 0`` (a reduction that the rule makes dense): ``torch.sparse.sum``.
 
 Per round, the contenders alternate, each timed over ``--calls`` calls (results blocked
 on); the figure is the median over rounds.  Prints a markdown table: times in ms, polyops
@@ -117,9 +120,53 @@ def _jax(indices, values, n, cols):
     return rows, block
 
 
+def _torch(indices, values, n, cols):
+    import torch
+
+    x = torch.sparse_coo_tensor(torch.as_tensor(indices.T), torch.as_tensor(values), (n, n),
+                                is_coalesced=True, check_invariants=True)
+    b = torch.as_tensor(np.random.default_rng(1).standard_normal((n, cols)).astype("float32"))
+    dense = x.to_dense()
+    rows = {
+        "matmul": {"polyops": lambda: ops.matmul(x, b),
+                   "framework": lambda: torch.sparse.mm(x, b),
+                   "dense": lambda: ops.matmul(dense, b)},
+        "sin": {"polyops": lambda: ops.sin(x), "framework": lambda: torch.sin(x),
+                "dense": lambda: ops.sin(dense)},
+        "add": {"polyops": lambda: ops.add(x, x), "framework": lambda: torch.add(x, x),
+                "dense": lambda: ops.add(dense, dense)},
+        "sum, axis 0": {"polyops": lambda: ops.sum(x, axis=0),
+                        "framework": lambda: torch.sparse.sum(x, dim=0).to_dense(),
+                        "dense": lambda: ops.sum(dense, axis=0)},
+    }
+    return rows, lambda out: None  # (CPU torch returns finished tensors)
+
+
+def _numpy(indices, values, n, cols):
+    import scipy.sparse as sp
+
+    x = sp.coo_array((values, (indices[:, 0], indices[:, 1])), shape=(n, n))
+    x.has_canonical_format = True
+    b = np.random.default_rng(1).standard_normal((n, cols)).astype("float32")
+    dense = x.toarray()
+    rows = {
+        "matmul": {"polyops": lambda: ops.matmul(x, b), "framework": lambda: x @ b,
+                   "dense": lambda: ops.matmul(dense, b)},
+        "sin": {"polyops": lambda: ops.sin(x),
+                "framework": lambda: sp.coo_array((np.sin(x.data), x.coords), shape=x.shape),
+                "dense": lambda: ops.sin(dense)},
+        "add": {"polyops": lambda: ops.add(x, x), "framework": lambda: x + x,
+                "dense": lambda: ops.add(dense, dense)},
+    }
+    return rows, lambda out: None
+
+
+_BACKENDS = {"tensorflow": _tensorflow, "jax": _jax, "torch": _torch, "numpy": _numpy}
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--backend", nargs="+", default=["tensorflow", "jax"])
+    p.add_argument("--backend", nargs="+", default=list(_BACKENDS), choices=list(_BACKENDS))
     p.add_argument("--n", type=int, default=10_000)
     p.add_argument("--density", type=float, default=0.01)
     p.add_argument("--cols", type=int, default=64)
@@ -134,8 +181,7 @@ def main(argv=None):
     print("|---|---|---:|---:|---:|---:|---:|")
     for name in a.backend:
         with polyops.use_backend(name):
-            rows, block = (_tensorflow if name == "tensorflow" else _jax)(
-                indices, values, a.n, a.cols)
+            rows, block = _BACKENDS[name](indices, values, a.n, a.cols)
             for op, fns in rows.items():
                 t = _time(fns, a.rounds, a.calls, block)
                 print(f"| {name} | {op} | {t['polyops'] * 1e3:.2f} | {t['framework'] * 1e3:.2f} "

@@ -379,8 +379,8 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
     _sparse.contract(rt)  # (a new backend's sparse classes: forget types thought dense)
     sparse_owner = _sparse.owner
 
-    def fail(args, exc):
-        return _diagnose(op, backend, args, exc)
+    def fail(call, exc, kernel_args=None):
+        return _rescued(op, backend, general, call, exc, kernel_args)
 
     def general(*args):
         # 1. symbolic inputs go to the rule
@@ -461,7 +461,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
         try:
             result = fn(*out)
         except Exception as exc:
-            raise fail(out, exc) from exc
+            return fail(args, exc, out)
         return result if low is None else _narrow(result, compute, low, dtypes, convert)
 
     if op.tree:
@@ -482,7 +482,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
                 try:
                     return fast_fn(*args)
                 except Exception as exc:
-                    raise fail(args, exc) from exc
+                    return fail((x, *rest), exc, args)
             if type(x) is SymbolicTensor:
                 return symbolic((x, *rest))
             return general(x, *rest)
@@ -496,7 +496,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
                 try:
                     return fast_fn(x)
                 except Exception as exc:
-                    raise fail((x,), exc) from exc
+                    return fail((x,), exc)
             if type(x) is SymbolicTensor:
                 return symbolic((x,))
             return general(x)
@@ -512,7 +512,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
                 try:
                     return fast_fn(*args)
                 except Exception as exc:
-                    raise fail(args, exc) from exc
+                    return fail((x1, x2, *rest), exc, args)
             if type(x1) is SymbolicTensor or type(x2) is SymbolicTensor:
                 return symbolic((x1, x2, *rest))
             return general(x1, x2, *rest)
@@ -529,7 +529,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
                 try:
                     return fast_fn(*args)
                 except Exception as exc:
-                    raise fail(args, exc) from exc
+                    return fail((x1, x2, x3, *rest), exc, args)
             return general(x1, x2, x3, *rest)
 
         return triple
@@ -544,7 +544,7 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
                 try:
                     return fast_fn(*args)
                 except Exception as exc:
-                    raise fail(args, exc) from exc
+                    return fail((xs, *rest), exc, args)
             return general(xs, *rest)
 
         return seq
@@ -552,12 +552,13 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
     if f.kind == "create":
 
         def create(*args):
+            call = args
             if prepare is not None:
                 args = prepare(*args)
             try:
                 return fast_fn(*args)
             except Exception as exc:
-                raise fail(args, exc) from exc
+                return fail(call, exc, args)
 
         return create
 
@@ -574,21 +575,21 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
                     try:
                         return fast_fn(x1, x2)
                     except Exception as exc:
-                        raise fail((x1, x2), exc) from exc
+                        return fail((x1, x2), exc)
             elif (t2 is float or t2 is int) and d in weak[t2]:
                 if t2 is int:
                     _check_weak_int(op, x2, codes[d])
                 try:
                     return fast_fn(x1, convert(x2, codes[d]))
                 except Exception as exc:
-                    raise fail((x1, x2), exc) from exc
+                    return fail((x1, x2), exc)
         elif t2 is T and (t1 is float or t1 is int) and (d := code(x2)) in weak[t1]:
             if t1 is int:
                 _check_weak_int(op, x1, codes[d])
             try:
                 return fast_fn(convert(x1, codes[d]), x2)
             except Exception as exc:
-                raise fail((x1, x2), exc) from exc
+                return fail((x1, x2), exc)
         elif t1 is SymbolicTensor or t2 is SymbolicTensor:
             return symbolic((x1, x2))
         return general(x1, x2)
@@ -752,6 +753,16 @@ def _checked_infer(op, v):
         ) from exc
 
 
+def _rescued(op, backend, entry, call, exc, kernel_args=None):
+    """After op's kernel raised ``exc`` on ``call`` (the op's own arguments; the kernel got
+    ``kernel_args``, when its prepare hook changed them): a sparse tensor of a class the
+    backend shares with dense tensors (torch's layouts) is answered by `polyops._sparse.call`
+    (``entry``: the op's general entry there); anything else raises the op's own error."""
+    if _sparse.SHARED[0] and _sparse.rescue(op, backend, call):
+        return _sparse.call(op, backend, call, entry)
+    raise _diagnose(op, backend, call if kernel_args is None else kernel_args, exc) from exc
+
+
 def _diagnose(op, backend, args, exc):
     """Turn a kernel failure into the op's own error, the same type on every backend."""
     if isinstance(exc, (KernelError, MissingKernelError, EagerOnlyError, NotDifferentiableError,
@@ -880,7 +891,7 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
 
     if not _NAMESPACE:
         _NAMESPACE.update(_current=_registry._CURRENT.get, _default=_registry.default_getter(),
-                          _diagnose=_diagnose, _same_dtype=_same_dtype, _dtype=_DTYPE_ATTR)
+                          _rescued=_rescued, _same_dtype=_same_dtype, _dtype=_DTYPE_ATTR)
 
     def decorate(rule):
         op_name = name or rule.__name__

@@ -72,14 +72,14 @@ _DIRECT = """\
             try:
                 return _k({call})
             except Exception as _exc:
-                raise _diagnose(_op, _b, ({call},), _exc) from _exc"""
+                return _rescued(_op, _b, _b.table[_index], ({call},), _exc)"""
 # ... or those the op's prepare hook returns
 _PREPARED = """\
             _args = _prepare({call})
             try:
                 return _k(*_args)
             except Exception as _exc:
-                raise _diagnose(_op, _b, _args, _exc) from _exc"""
+                return _rescued(_op, _b, _b.table[_index], ({call},), _exc, _args)"""
 _ONE_TENSOR = "type({x}) is _T and {x}.dtype in _ok"
 _CHECKS = {
     "binary": "type({x}) is _T and type({y}) is _T and (_d := {x}.dtype) is {y}.dtype and _d in _ok",

@@ -193,7 +193,7 @@ class Backend:
             kernel = op.ref
         # (one_hot, multi_hot, bincount: sparse=True builds the backend's sparse result)
         if kernel is not None:
-            kernel = _sparse.by_argument(op, kernel, self)
+            kernel = _sparse.guard(op, _sparse.by_argument(op, kernel, self), self)
         if kernel is None:
             entry, folded = _op.missing_kernel(op, self), _op.NO_FAST
         else:

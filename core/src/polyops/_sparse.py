@@ -28,16 +28,28 @@ a module imported on first use, with
   (``tf.IndexedSlices``): `polyops.jit` converts them to dense tensors on entry, as the
   backend's ``convert_to_tensor`` does;
 * optionally ``trace_key(x)``: what of a sparse tensor besides its shape and dtype a
-  compiled function's signature depends on (a BCOO's number of stored elements).
+  compiled function's signature depends on (a BCOO's number of stored elements);
+* optionally ``shared`` and ``is_sparse(x)``: classes whose instances are dense or sparse
+  (``torch.Tensor``: a layout, not a class), and the test of one instance.  Those sparse
+  tensors reach the op's dense kernel (no class tells them apart for free): one that fails
+  on them is rescued (`rescue`: core then dispatches as below, at no cost to dense calls);
+  one that would take them and answer otherwise than the rule (a sparse result where the
+  rule says dense) is named in
+* ``guarded`` (with ``shared``): op names whose kernels core wraps with a check of their
+  operands (`guard`, as it wraps every reference there), so that a sparse one takes the
+  path below.
 
 **Eager dispatch.**  The general entry of every op (`polyops._op.make_entry`) looks for
-sparse operands only where a value is not a native tensor (dense calls never pay), and
-calls `call`: a foreign backend's sparse tensor is a TypeError naming the op; the op's rule
+sparse operands only where a value is not a native tensor (dense calls never pay), and a
+kernel's failure looks for sparse tensors of a `shared` class (`rescue`); both call
+`call`.  A backend without ``Runtime.sparse`` (openvino, a third-party plugin that declares
+nothing) has no sparse tensors of its own: each sparse operand is densified on entry.  On
+one with them, another backend's sparse tensor is a TypeError naming the op; the op's rule
 validates the call (shapes, dtypes); then the backend's sparse kernel, else, for a
 zero-preserving unary op, the dense kernel applied to the stored values, else the dense
 computation on densified operands.  A result whose sparseness differs from the rule's is
 converted (``from_dense`` / ``to_dense``), so a backend with no kernel for an op is still
-right.  A backend without ``Runtime.sparse`` has no sparse tensors of its own.
+right.
 """
 
 from __future__ import annotations
@@ -48,6 +60,10 @@ from typing import Any, Callable
 
 SEEN = [False]
 """Whether any sparse value or spec exists yet: until then the symbolic path skips `mark`."""
+
+SHARED = [False]
+"""Whether a loaded backend's sparse tensors share a class with its dense ones (torch's):
+until then a kernel's failure is diagnosed without looking for them (`rescue`)."""
 
 # -- the rule -----------------------------------------------------------------------
 
@@ -148,10 +164,19 @@ def contract(rt) -> Any:
         missing = [n for n in _NEEDED if not hasattr(hook, n)]
         if missing:
             raise TypeError(f"backend {rt.name!r}: Runtime.sparse lacks {', '.join(missing)}")
+        shared = tuple(getattr(hook, "shared", ()))
+        is_sparse = getattr(hook, "is_sparse", None)
+        if shared and is_sparse is None:
+            raise TypeError(f"backend {rt.name!r}: Runtime.sparse has shared classes and no "
+                            "is_sparse(x)")
         hook = SimpleNamespace(**{n: getattr(hook, n) for n in _NEEDED},
                                kernels=dict(getattr(hook, "kernels", None) or {}),
                                dense_forms=getattr(hook, "dense_forms", ()),
-                               trace_key=getattr(hook, "trace_key", None))
+                               trace_key=getattr(hook, "trace_key", None),
+                               shared=shared, is_sparse=is_sparse,
+                               guarded=frozenset(getattr(hook, "guarded", ()) if shared else ()))
+        if shared:
+            SHARED[0] = SEEN[0] = True  # (any tensor of theirs may be sparse)
     _CONTRACTS[id(rt)] = (rt, hook)
     # a type seen before this backend's classes were known may be one of them
     for t in [t for t, name in _OWNERS.items() if name is None]:
@@ -171,23 +196,38 @@ def _types(c) -> tuple:
     return t if isinstance(t, tuple) else tuple(t())
 
 
+def _holds(c, v) -> bool:
+    """Whether ``v`` is a sparse tensor of contract ``c``'s backend."""
+    return isinstance(v, _types(c)) or (
+        bool(c.shared) and isinstance(v, c.shared) and c.is_sparse(v))
+
+
 def owner(v) -> str | None:
     """The name of the backend whose sparse tensor ``v`` is, or None (a dense value, or a
     sparse one of a backend not loaded).  A dict lookup once ``type(v)`` was seen."""
     t = type(v)
     try:
-        return _OWNERS[t]
+        name = _OWNERS[t]
     except KeyError:
-        pass
-    name = None
+        name = _OWNERS[t] = _owner_of(v)
+    if type(name) is tuple:  # a class holding dense and sparse tensors: ask the value
+        return name[0] if name[1](v) else None
+    return name
+
+
+def _owner_of(v):
+    """`owner`'s answer for ``type(v)``: a backend name, None, or (name, is_sparse) for a
+    `shared` class."""
     for b in _loaded():
         c = contract(b.runtime)
-        if c is not None and isinstance(v, _types(c)):
-            name = b.name
+        if c is None:
+            continue
+        if isinstance(v, _types(c)):
             SEEN[0] = True
-            break
-    _OWNERS[t] = name
-    return name
+            return b.name
+        if c.shared and isinstance(v, c.shared):
+            return (b.name, c.is_sparse)
+    return None
 
 
 def _loaded():
@@ -216,6 +256,19 @@ def densify(v):
     return backend_of(name)[1].to_dense(v)
 
 
+def _to_host(v):
+    """``v`` densified, as numpy data, if it is a sparse tensor (of any loaded backend)."""
+    from ._state import Variable
+
+    if type(v) is Variable:
+        v = v.value
+    name = owner(v)
+    if name is None:
+        return v
+    b, c = backend_of(name)
+    return b.runtime.convert_to_numpy(c.to_dense(v))
+
+
 def foreign_error(where: str, what: str, v, name: str, rt) -> TypeError:
     """The error for ``v``, a sparse tensor of backend ``name``, given to the backend of
     ``rt``: the op names it, and says how to bring it over."""
@@ -239,12 +292,14 @@ def call(op, backend, args, dense: Callable):
 
     rt = backend.runtime
     c = contract(rt)
+    if c is None:  # a backend without sparse tensors: each sparse operand densified on entry
+        return dense(*_map_tensors(op, args, _to_host))
     flags = []
     for pos, sub, v in _slot_values(op, args):
         if type(v) is Variable:
             v = v.value
         name = owner(v)
-        if name is not None and (c is None or name != rt.name):
+        if name is not None and name != rt.name:
             what = op.params[min(pos, len(op.params) - 1)] + (f"[{sub}]" if sub is not None else "")
             raise foreign_error(op.name, what, v, name, rt)
         flags.append(name is not None)
@@ -298,7 +353,7 @@ def _digitize(c, args, dense):
 
 def _finish(c, result, want: bool):
     """``result`` sparse or dense, as the rule says (``want``)."""
-    if isinstance(result, _types(c)):
+    if _holds(c, result):
         return result if want else c.to_dense(result)
     return c.from_dense(result) if want else result
 
@@ -312,7 +367,7 @@ def _promoted(op, backend, c, args):
     from ._state import Variable
 
     rt = backend.runtime
-    convert, sparse_types = rt.convert_to_tensor, _types(c)
+    convert = rt.convert_to_tensor
     values, keys = [], []
     for pos, sub, v in _slot_values(op, args):
         if type(v) is Variable:
@@ -321,7 +376,7 @@ def _promoted(op, backend, c, args):
             key = None
         elif type(v) in _SCALAR_TYPES:
             key = _dtypes._WEAK_OF[type(v)]
-        elif isinstance(v, rt.tensor_types) or isinstance(v, sparse_types):
+        elif isinstance(v, rt.tensor_types) or _holds(c, v):
             key = rt.dtypes.get(v.dtype) or late_dtype(rt, v.dtype, op.name)
         else:
             key = _checked_infer(op, v)
@@ -339,7 +394,7 @@ def _promoted(op, backend, c, args):
         if v is not None and target is not None and target not in _dtypes.WEAK_TYPES:
             if key == "int" and type(v) is int:
                 _check_weak_int(op, v, target)
-            if isinstance(v, sparse_types):
+            if _holds(c, v):
                 if key != target:
                     v = c.with_values(v, convert(c.values(v), target))
             elif key != target or not isinstance(v, rt.tensor_types):
@@ -366,7 +421,7 @@ def require(op: str) -> None:
     rt = current().runtime
     if rt is not None and contract(rt) is None:
         raise ValueError(f"{op}: the {rt.name} backend has no sparse tensors (sparse=True); "
-                         f"use a backend that has them (tensorflow, jax, numpy with SciPy)")
+                         f"use a backend that has them (tensorflow, jax, torch, numpy with SciPy)")
 
 
 def by_argument(op, kernel, backend):
@@ -379,11 +434,8 @@ def by_argument(op, kernel, backend):
         return kernel
     from ._op import NonEmpty, SplitKernel
 
-    if isinstance(kernel, NonEmpty):
-        return NonEmpty(by_argument(op, kernel.kernel, backend))
-    if isinstance(kernel, SplitKernel):
-        return SplitKernel(by_argument(op, kernel.fast, backend),
-                           by_argument(op, kernel.general, backend), kernel.dtypes)
+    if isinstance(kernel, (NonEmpty, SplitKernel)):
+        return _rewrap(kernel, lambda k: by_argument(op, k, backend))
 
     def sparse_kernel(*args):
         if not args[pos]:
@@ -401,3 +453,65 @@ def by_argument(op, kernel, backend):
     sparse_kernel.__name__ = getattr(kernel, "__name__", op.name)
     sparse_kernel.__wrapped__ = kernel
     return sparse_kernel
+
+
+def _rewrap(kernel, wrap):
+    """A `NonEmpty` or `SplitKernel` with ``wrap`` applied to the kernels it holds."""
+    from ._op import NonEmpty, SplitKernel
+
+    if isinstance(kernel, NonEmpty):
+        return NonEmpty(wrap(kernel.kernel))
+    return SplitKernel(wrap(kernel.fast), wrap(kernel.general), kernel.dtypes)
+
+
+# -- sparse tensors of a class shared with dense ones (torch's) -----------------------
+
+
+class SparseOperand(TypeError):
+    """Raised by a `guard`ed kernel given a sparse tensor: `rescue` takes the call over."""
+
+
+def rescue(op, backend, args) -> bool:
+    """Whether the call ``args`` of ``op``, whose kernel failed on ``backend``, holds a
+    sparse tensor of one of the backend's `shared` classes: then `call` answers it."""
+    c = contract(backend.runtime)
+    if c is None or not c.shared:
+        return False
+    from ._op import _slot_values
+
+    try:
+        slots = list(_slot_values(op, args))
+    except Exception:  # (arguments the op's own error will explain)
+        return False
+    return any(isinstance(v, c.shared) and c.is_sparse(v) for _, _, v in slots)
+
+
+def guard(op, kernel, backend):
+    """``kernel``, checking its operands first where the backend has `shared` sparse
+    classes and names ``op`` in ``guarded`` (its framework function would take a sparse
+    tensor and answer otherwise than the rule), or ``kernel`` is the op's reference (a
+    composition of ops would carry the sparse tensor through them): a sparse operand
+    raises `SparseOperand`, then `rescue`."""
+    c = contract(backend.runtime)
+    if kernel is None or c is None or not c.shared or op.tree:
+        return kernel  # (control flow hands its operands to the user's functions as they are)
+    if op.name not in c.guarded and getattr(kernel, "__wrapped__", kernel) is not op.ref:
+        return kernel
+    from ._op import NonEmpty, SplitKernel
+
+    if isinstance(kernel, (NonEmpty, SplitKernel)):
+        return _rewrap(kernel, lambda k: guard(op, k, backend))
+    shared, test = c.shared, c.is_sparse
+
+    def guarded(*args):
+        for v in args:
+            if isinstance(v, shared):
+                if test(v):
+                    raise SparseOperand(f"{op.name}: a sparse operand")
+            elif type(v) is list and any(isinstance(w, shared) and test(w) for w in v):
+                raise SparseOperand(f"{op.name}: a sparse operand")
+        return kernel(*args)
+
+    guarded.__name__ = getattr(kernel, "__name__", op.name)
+    guarded.__wrapped__ = kernel
+    return guarded

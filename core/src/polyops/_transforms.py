@@ -99,15 +99,19 @@ class Jitted:
             static_args = static_kw = ()
             leaves, treedef = _tree.flatten(args)
         exact = _exact_types(rt)
+        c = _sparse.contract(rt)
+        shared = () if c is None else c.shared
         # the signature: each tensor leaf's (type, shape, dtype), each other leaf's value;
-        # floatx and 64-bit mode change what a trace computes
+        # floatx and 64-bit mode change what a trace computes; a class holding sparse and
+        # dense tensors (torch's) adds which this one is
         key = [backend.name, treedef, static_args, static_kw, config._FLOATX, config._X64]
         dynamic = []
         for i, x in enumerate(leaves):
             t = type(x)
             if t in exact:
                 dynamic.append(x)
-                key.append((t, x.shape, x.dtype))
+                key.append((t, x.shape, x.dtype, c.is_sparse(x)) if t in shared else
+                           (t, x.shape, x.dtype))
             else:
                 x = _leaf(x, i, rt, key)
                 if x is not _STATIC:

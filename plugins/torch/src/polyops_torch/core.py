@@ -282,6 +282,7 @@ RUNTIME = Runtime(
     device_scope=torch.device,  # as a context manager: the default device of new tensors
     devices=_devices,
     distribution="polyops_torch._distribution",  # imported on first use of polyops.distribution
+    sparse="polyops_torch._sparse",  # sparse layouts of torch.Tensor (docs/sparse.md)
 )
 
 

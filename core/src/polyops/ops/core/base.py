@@ -87,7 +87,8 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     rt = current().runtime
     if sparse is True and _sparse.contract(rt) is None:
         raise ValueError(f"convert_to_tensor: the {rt.name} backend has no sparse tensors "
-                         f"(sparse=True); use a backend that has them (tensorflow, jax, numpy with SciPy)")
+                         "(sparse=True); use a backend that has them (tensorflow, jax, torch, "
+                         "numpy with SciPy)")
     name = _sparse.owner(x)
     if name is not None:
         if name == rt.name and sparse is not False:
