@@ -169,20 +169,23 @@ def _det(a):
 def solve(a, b):
     if not _eager():
         return reference("solve")(a, b)
-    vec = b.shape.rank == a.shape.rank - 1
-    aw, bw = a, b
-    if vec:
-        bw = tf.expand_dims(bw, -1)  # b[..., None] costs ~10x more eagerly
-    if aw.shape[:-2] != bw.shape[:-2]:  # tf.linalg.solve does not broadcast batch dims
-        batch = tf.broadcast_static_shape(aw.shape[:-2], bw.shape[:-2])
-        aw = tf.broadcast_to(aw, batch.concatenate(aw.shape[-2:]))
-        bw = tf.broadcast_to(bw, batch.concatenate(bw.shape[-2:]))
+    # tf.raw_ops and plain lists: eagerly tf.linalg.solve's wrapper and TensorShape
+    # slices cost more than a small solve
+    ra = a.shape.rank
+    vec = b.shape.rank == ra - 1
+    aw, bw = a, tf.raw_ops.ExpandDims(input=b, axis=-1) if vec else b
+    if ra > 2 or bw.shape.rank > 2:
+        da, db = a.shape.as_list(), bw.shape.as_list()
+        if da[:-2] != db[:-2]:  # tf.linalg.solve does not broadcast batch dims
+            batch = np.broadcast_shapes(tuple(da[:-2]), tuple(db[:-2]))
+            aw = tf.broadcast_to(aw, batch + tuple(da[-2:]))
+            bw = tf.broadcast_to(bw, batch + tuple(db[-2:]))
     try:
-        out = tf.linalg.solve(aw, bw)
+        out = tf.raw_ops.MatrixSolve(matrix=aw, rhs=bw)
     except _InvalidArgument:  # singular
         return reference("solve")(a, b)
     if vec:
-        out = tf.squeeze(out, [-1])
+        out = tf.raw_ops.Squeeze(input=out, axis=[-1])
     return out
 
 
@@ -317,10 +320,21 @@ def pinv(x, rcond):
 
 
 def lstsq(a, b, rcond):
+    # x = v @ (s+ * (u^H @ b)), s+ = 1/s where s > rcond * max(s), else 0 (as pinv(a) @ b,
+    # without forming pinv).  tf.raw_ops: eagerly the public wrappers cost more than the
+    # small problem's arithmetic.  divide_no_nan of the 0/1 mask gives s+ with a finite
+    # gradient at the dropped values.
     if rcond is None:
         rcond = _eps(a.dtype) * max(a.shape)
-    p = _pinv_of(a, rcond)  # (n, m)
-    return tf.linalg.matvec(p, b) if len(b.shape) == 1 else tf.linalg.matmul(p, b)
+    raw = tf.raw_ops
+    s, u, v = raw.Svd(input=a, compute_uv=True, full_matrices=False)
+    keep = raw.Greater(x=s, y=raw.Mul(x=raw.Max(input=s, axis=-1, keep_dims=True),
+                                      y=tf.constant(rcond, s.dtype)))
+    sinv = raw.ExpandDims(input=raw.DivNoNan(x=raw.Cast(x=keep, DstT=s.dtype), y=s), axis=-1)
+    vec = len(b.shape) == 1
+    bm = raw.ExpandDims(input=b, axis=-1) if vec else b
+    x = raw.BatchMatMulV2(x=v, y=raw.Mul(x=sinv, y=raw.BatchMatMulV2(x=u, y=bm, adj_x=True)))
+    return raw.Squeeze(input=x, axis=[-1]) if vec else x
 
 
 def matrix_rank(x, tol):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
+from ..core import EagerTensor
 from ._common import (
     _F32,
     _F64,
@@ -23,6 +24,8 @@ from ._common import (
     _multiply,
 )
 from .base import abs, floor_divide, maximum, minimum, mod
+
+_raw = tf.raw_ops
 
 
 def arctan2(x1, x2):
@@ -64,13 +67,17 @@ def i0(x):
 
 
 def _log_base(name, ln_base):
+    inv = 1.0 / ln_base
+
     def kernel(x):
         d = x.dtype
         if d is _F64:
             return tf.math.truediv(tf.math.log(x), tf.constant(ln_base, _F64))
-        # float64 keeps log(x) / ln(base) exact to the rounding of the result
-        # (log2(8) is 3, where float32 may give 2.9999998)
-        return tf.cast(tf.math.truediv(tf.math.log(tf.cast(x, _F64)), tf.constant(ln_base, _F64)), d)
+        # float64 keeps log(x) / ln(base) exact to the rounding of the result (log2 of a
+        # power of two is exact, where float32 may give 2.9999998): a float64 product
+        # with 1 / ln(base) is within 2 ulp of float64, far inside float32's rounding
+        y = _raw.Mul(x=_raw.Log(x=_raw.Cast(x=x, DstT=_F64)), y=tf.constant(inv, _F64))
+        return _raw.Cast(x=y, DstT=d)
 
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -81,15 +88,18 @@ log10 = _log_base("log10", float(np.log(10.0)))
 
 
 def cbrt(x):
-    # core's reference in one kernel: pow's root, then one Newton step (r + (a / r**2 - r)
-    # / 3) for the error of the rounded 1/3, kept where it is finite (not at 0, inf, NaN)
-    a = tf.abs(x)
+    # core's reference in one kernel: a first root r = exp(log|x| / 3) (tf's pow costs
+    # ~3x exp and log together, and is no closer), then one Newton step on the signed
+    # root: rs + (t - rs) / 3 with t = x / r**2, within 1 ulp of the correctly rounded
+    # root as with pow.  Where t is 0 or not finite (x = +-0, +-inf, NaN, a subnormal that
+    # compares as 0) the answer is x itself.  (tf.raw_ops: the public wrappers add ~5 us
+    # an op eagerly.)
     third = tf.constant(1.0 / 3.0, x.dtype)
-    r = tf.pow(a, third)
-    newton = tf.add(r, tf.multiply(tf.subtract(tf.math.truediv(a, tf.multiply(r, r)), r), third))
-    r = tf.where(tf.math.is_finite(newton), newton, r)
-    zero = tf.constant(0, x.dtype)
-    return tf.where(tf.less(x, zero), tf.negative(r), tf.where(tf.greater(x, zero), r, x))
+    r = _raw.Exp(x=_raw.Mul(x=_raw.Log(x=_raw.Abs(x=x)), y=third))
+    rs = _raw.Mul(x=_raw.Sign(x=x), y=r)
+    t = _raw.RealDiv(x=x, y=_raw.Mul(x=r, y=r))
+    y = _raw.AddV2(x=rs, y=_raw.Mul(x=_raw.Sub(x=t, y=rs), y=third))
+    return _raw.SelectV2(condition=_raw.IsFinite(x=_raw.Reciprocal(x=t)), t=y, e=x)
 
 
 def exp2(x):
@@ -119,16 +129,28 @@ logaddexp2 = _logaddexp(2)
 logaddexp2.__name__ = logaddexp2.__qualname__ = "logaddexp2"
 
 
+_HYPOT_MIN = 2.0 ** -50  # a float32 hypot above it lost no square to underflow
+
+
 def hypot(x1, x2):
     d = x1.dtype
+    if d is _F32 and type(x1) is EagerTensor:
+        # Eagerly, sqrt(x1**2 + x2**2) in float32 where it is safe: finite (no square
+        # overflowed, no inf or NaN operand) and >= 2**-50 (a square flushed below 2**-126
+        # weighs under a quarter ulp there); within 1 ulp of the float64 result.
+        r = _raw.Sqrt(x=_raw.AddV2(x=_raw.Mul(x=x1, y=x1), y=_raw.Mul(x=x2, y=x2)))
+        h = _host_view(r)
+        if h is not None and h.min(initial=np.inf) >= _HYPOT_MIN and h.max(initial=0) < np.inf:
+            return r
     if d is _F64:
         a, b = tf.abs(x1), tf.abs(x2)  # scaled: sqrt of the squares would overflow
         m, n = tf.maximum(a, b), tf.minimum(a, b)
         q = tf.math.divide_no_nan(n, m)
         r = tf.multiply(m, tf.sqrt(tf.add(tf.constant(1.0, d), tf.multiply(q, q))))
     else:  # float64 squares cannot overflow or underflow for float32 and narrower
-        a64, b64 = tf.cast(x1, _F64), tf.cast(x2, _F64)
-        r = tf.cast(tf.sqrt(tf.add(tf.multiply(a64, a64), tf.multiply(b64, b64))), d)
+        a64, b64 = _raw.Cast(x=x1, DstT=_F64), _raw.Cast(x=x2, DstT=_F64)
+        r = _raw.Cast(x=_raw.Sqrt(x=_raw.AddV2(x=_raw.Mul(x=a64, y=a64), y=_raw.Mul(x=b64, y=b64))),
+                      DstT=d)
     # inf wins over NaN, as np.hypot (eagerly, patched only where an operand is infinite)
     h1, h2 = _host_view(x1), _host_view(x2)
     if h1 is not None and h2 is not None and not (np.isinf(h1).any() or np.isinf(h2).any()):

@@ -67,9 +67,10 @@ def _last(x, axis):
 def cross(x1, x2, axisa, axisb, axisc, axis):
     # NumPy's formulas (tf.linalg.cross: 3-vectors of one shape on the last axis)
     a, b = _last(x1, axisa), _last(x2, axisb)
-    n1, n2 = a.shape[-1], b.shape[-1]
-    if n1 == 3 and n2 == 3 and a.shape == b.shape:
-        out = tf.linalg.cross(a, b)
+    sa, sb = a.shape.as_list(), b.shape.as_list()  # (TensorShape compares ~10x slower)
+    n1, n2 = sa[-1], sb[-1]
+    if n1 == 3 and n2 == 3 and sa == sb and None not in sa:
+        out = tf.raw_ops.Cross(a=a, b=b)
     else:
         ac, bc = tf.unstack(a, axis=-1), tf.unstack(b, axis=-1)  # one op (x[..., i] is slow)
         z = tf.subtract(tf.multiply(ac[0], bc[1]), tf.multiply(ac[1], bc[0]))
@@ -86,7 +87,7 @@ def cross(x1, x2, axisa, axisb, axisc, axis):
         for c in (x, y):
             shape = tf.broadcast_dynamic_shape(shape, tf.shape(c))
         out = tf.stack([tf.broadcast_to(c, shape) for c in (x, y, z)], -1)
-    nd = out.shape.rank
+    nd = len(sa) if len(sa) >= len(sb) else len(sb)
     if axisc != nd - 1:
         out = tf.transpose(out, _ints(list(range(axisc)) + [nd - 1] + list(range(axisc, nd - 1))))
     return out
