@@ -378,14 +378,25 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     return jax.lax.scan(body, carry, xs, length=n, reverse=reverse, unroll=unroll)
 
 
+# eagerly, up to this many rows the reference's loop (n - 1 calls of f, ~16us a row) beats
+# lax's O(log n) levels, whose vmapped calls of f cost ~250us each (measured: 5 rows 0.1 ms
+# against 1.4 ms, 256 rows 4.3 ms against 5.5 ms, 512 rows 8.5 ms against 6.4 ms)
+_SCAN_LOOP_MAX = 256
+
+
 def associative_scan(f, elems, reverse=False, axis=0):
-    # Native eagerly too: O(log n) calls of f on whole slices, nothing compiled.  f is
-    # vmapped so that it sees single rows, as in the reference (lax passes batches).
+    # Native eagerly too past _SCAN_LOOP_MAX rows: O(log n) calls of f on whole slices,
+    # nothing compiled.  f is vmapped so that it sees single rows, as in the reference (lax
+    # passes batches).
     _callable("associative_scan", "f", f)
     elems = _tensors(elems)
     leaves = jax.tree_util.tree_leaves(elems)
     if not leaves:
         return elems
+    first = leaves[0]
+    if (first.ndim and -first.ndim <= axis < first.ndim and first.shape[axis] <= _SCAN_LOOP_MAX
+            and _concrete(elems)):
+        return _reference("associative_scan")(f, elems, reverse, axis)
     moved = _tmap(lambda t: jnp.moveaxis(t, axis, 0), elems)
     _leading("associative_scan", moved)
     row_f = jax.vmap(lambda a, b: _tensors(f(a, b)))

@@ -130,11 +130,14 @@ def _product_by_scan(x, ids, num_segments):
 def top_k(x, k, sorted):
     # lax.top_k orders floats totally (-0 < 0, -NaN lowest); the contract treats -0 == 0
     # (ties by lower index) and every NaN as the largest: sort on normalised keys.
+    # |x| where x is not negative: -0 -> +0 and -NaN -> +NaN, the rest as it is (one compare
+    # and one select: the two nested wheres of the reference put the fusion on XLA:CPU's
+    # thread pool, ~20us on 16x16)
     keys = x.astype(jnp.int32) if x.dtype == np.bool_ else x
     if jnp.issubdtype(keys.dtype, jnp.floating):
-        keys = jnp.where(jnp.isnan(keys), jnp.nan, jnp.where(keys == 0, jnp.zeros((), keys.dtype), keys))
+        keys = jnp.where(keys < 0, keys, jnp.abs(keys))
     _, idx = lax.top_k(keys, k)
-    return jnp.take_along_axis(x, idx, -1), idx.astype(jnp.int32)
+    return jnp.take_along_axis(x, idx, -1, mode="promise_in_bounds"), idx.astype(jnp.int32)
 
 
 @functools.partial(jax.jit, static_argnums=2)

@@ -89,18 +89,46 @@ class _Static:
         return type(other) is _Static and self.key == other.key
 
 
+_FLOAT = object()  # marks a static float passed as (_FLOAT, repr)
+_BOOLS = {True: (_FLOAT, True), False: (_FLOAT, False)}  # (True == 1: kept apart from ints)
+
+
+def _static(v):
+    """A static argument as jit's cache key: floats as (marker, repr), bools as (marker,
+    bool), ints, strings and None as they are, all hashed and compared in C on every call;
+    anything else (tuples, lists) a `_Static`."""
+    t = type(v)
+    if t is float:
+        return (_FLOAT, repr(v))
+    if t is int or t is str or v is None:
+        return v
+    if t is bool:
+        return _BOOLS[v]
+    return _Static(v)
+
+
+def _unstatic(v):
+    if type(v) is tuple and len(v) == 2 and v[0] is _FLOAT:
+        return v[1] if type(v[1]) is bool else float(v[1])
+    return v.value if type(v) is _Static else v
+
+
 def _jit_exact(*static):
     """`_jit` for kernels with static Python floats (fill values, tolerances, alpha):
-    each keys the cache by its exact value, sign of zero and NaN included."""
+    each keys the cache by its exact value, sign of zero and NaN included (a float by its
+    repr, which ``float`` reads back exactly)."""
 
     def wrap(fn):
         def inner(*args):
-            return fn(*(a.value if i in static else a for i, a in enumerate(args)))
+            return fn(*[_unstatic(a) if i in static else a for i, a in enumerate(args)])
 
         compiled = jax.jit(inner, static_argnums=static)
 
         def kernel(*args):
-            return compiled(*(_Static(a) if i in static else a for i, a in enumerate(args)))
+            args = list(args)
+            for i in static:
+                args[i] = _static(args[i])
+            return compiled(*args)
 
         kernel.__name__ = kernel.__qualname__ = fn.__name__
         kernel.__doc__ = fn.__doc__

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import operator
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
 from polyops import standardize_dtype
 from polyops.plugin import SplitKernel, nonempty
 
-from ..core import _NP, JAX_DTYPES
+from ..core import _NP, JAX_DTYPES, _ArrayImpl
 from ._common import (
     _F32, _INT32, _LOW_FLOATS, _c99, _ccos, _cexp, _clog, _compiled_reference, _csin, _csqrt,
     _ctanh, _int_floor_divide, _jit,
@@ -235,7 +236,9 @@ expand_dims = jnp.expand_dims
 squeeze = jnp.squeeze
 flip = jnp.flip
 concatenate = jnp.concatenate
-stack = jnp.stack
+# one compiled call (per count, shapes and axis: eager jnp.stack compiles its expand_dims
+# and concatenate per signature too) where eager jnp.stack binds n + 1 primitives
+stack = _jit(1)(jnp.stack)
 broadcast_to = jnp.broadcast_to
 
 
@@ -246,11 +249,18 @@ def take(x, indices, axis):
     return jnp.take(x, indices, axis, mode="fill", fill_value=0)
 
 
+# x[i] of a concrete x as one compiled call (~7us, i a traced int: one compile per shape)
+# where jnp's eager indexing binds a slice and a squeeze (~45us): a scan's rows, eagerly
+_row = jax.jit(lambda x, i: jax.lax.dynamic_index_in_dim(x, i, 0, keepdims=False))
+
+
 def get_item(x, key):
     # jax clamps an out-of-range int index; numpy raises, so check ints here.
     if type(key) is int:
         if x.ndim and not -x.shape[0] <= key < x.shape[0]:
             raise IndexError(f"index {key} is out of bounds for axis 0 with size {x.shape[0]}")
+        if x.ndim and type(x) is _ArrayImpl:
+            return _row(x, key + x.shape[0] if key < 0 else key)
     elif type(key) is tuple:
         _check_int_keys(x.shape, key)
     return x[key]

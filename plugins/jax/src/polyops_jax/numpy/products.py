@@ -81,6 +81,17 @@ def cross(x1, x2, axisa, axisb, axisc, axis):
 def trapezoid(y, x, dx, axis):
     d = y.dtype
     n = y.shape[axis]
+    if x is None and n > 1 and d.kind == "f":
+        # even spacing: one dot with the weights dx * (1/2, 1, ..., 1, 1/2), the same sum;
+        # XLA:CPU reduces the two shifted slices of the pairwise form 4-5x slower than a
+        # plain reduction (512x512: 350us against jnp.trapezoid's 65us; the dot takes 40us).
+        # dx that is 0 or not finite in y's dtype keeps the pairwise form: 0 * inf and
+        # inf * 0 fall on other terms there.
+        w = np.full(n, dx, d)
+        w[0] = w[-1] = dx / 2
+        if np.isfinite(w).all() and w[-1] != 0:
+            return jax.lax.dot_general(y, w, (((axis,), (0,)), ((), ())),
+                                       precision=jax.lax.Precision.HIGHEST)
     s = _shifted(y, axis, 1) + _shifted(y, axis, 0)
     if x is None:
         w = jnp.asarray(dx, y.dtype)
@@ -169,9 +180,12 @@ def kaiser(x, beta):
     # the exponentially scaled i0e keeps the ratio finite: i0e(b r) / i0e(b) * exp(b (r - 1)).
     if x <= 1:
         return jnp.zeros((0,), _floatx()) if x <= 0 else jnp.ones((1,), _floatx())
-    beta = _b_abs(beta)
+    return _as(_kaiser(x, _b_abs(beta)), _floatx())
+
+
+@_jit(0)  # one call (~7us) where the eager window was ~10 dispatches (~200us); beta traced
+def _kaiser(x, beta):
     n = jnp.arange(x, dtype=_F32)
     r = jnp.sqrt(jnp.maximum(n * (x - 1 - n) * (4.0 / (x - 1) ** 2), 0.0))
     b = jnp.asarray(beta, _F32)
-    w = _i0e(b * r) / _i0e(b) * jnp.exp(b * (r - 1.0))
-    return _as(w, _floatx())
+    return _i0e(b * r) / _i0e(b) * jnp.exp(b * (r - 1.0))

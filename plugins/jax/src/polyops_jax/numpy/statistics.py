@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from polyops.plugin import nonempty
 
@@ -59,8 +60,12 @@ def _median(x, axis, keepdims, skip_nan):
     s = jnp.sort(rows, axis=-1)  # NaN last
     if skip_nan and floating:
         counts = n - jnp.sum(jnp.isnan(rows), axis=-1, dtype=_INT32)
-        lo = jnp.maximum((counts - 1) // 2, 0)
-        hi = jnp.minimum(counts // 2, jnp.maximum(counts - 1, 0))
+        # lax.div truncates, as floor does for counts >= 0 (-1 -> 0, clipped to 0 either
+        # way): jnp's // on ints is ~20 XLA ops of sign fixes, which put the kernel's fusion
+        # on XLA:CPU's thread pool (3x jnp.nanmedian on small inputs)
+        two = counts.dtype.type(2)
+        lo = jnp.maximum(lax.div(counts - 1, two), 0)
+        hi = jnp.minimum(lax.div(counts, two), jnp.maximum(counts - 1, 0))
         a = jnp.take_along_axis(s, lo[..., None], -1)[..., 0].astype(work)
         b = jnp.take_along_axis(s, hi[..., None], -1)[..., 0].astype(work)
         out = jnp.where(lo == hi, a, (a + b) * 0.5)
