@@ -29,6 +29,7 @@ SUPPORTED_API_VERSIONS = frozenset({1})
 
 from ._op import NonEmpty as NonEmpty  # noqa: E402,F401  (a kernel that takes no empty operand)
 from ._op import SplitKernel as SplitKernel  # noqa: E402,F401  (a kernel with a fast variant)
+from ._op import AnyDtype as AnyDtype  # noqa: E402,F401  (a kernel that converts operands itself)
 from ._dtypes import numpy_dtype as numpy_dtype  # noqa: E402,F401  (bfloat16: ml_dtypes, lazily)
 
 
@@ -38,6 +39,14 @@ def nonempty(kernel):
     so the kernel body is the math only.  Use it where the framework fails or differs
     on empty input; a runtime with ``empty_tensors=False`` marks every kernel."""
     return NonEmpty(kernel)
+
+def any_dtype(kernel):
+    """Mark ``kernel`` as taking operands of every dtype and converting them as the op's
+    promotion would (``np.logical_and`` reads floats as truth values, as a cast to bool
+    does): the fast paths then skip the cast, one framework call fewer.  The general entry
+    still casts mixed dtypes first.  The op table checks the answers stay the same."""
+    return AnyDtype(kernel)
+
 
 hookspec = pluggy.HookspecMarker("polyops")
 hookimpl = pluggy.HookimplMarker("polyops")

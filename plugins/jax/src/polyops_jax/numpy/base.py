@@ -17,7 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from polyops import standardize_dtype
-from polyops.plugin import SplitKernel, nonempty
+from polyops.plugin import SplitKernel, any_dtype, nonempty
 
 from ..core import _NP, JAX_DTYPES, _ArrayImpl
 from ._common import (
@@ -161,9 +161,10 @@ less = jnp.less
 less_equal = jnp.less_equal
 greater = jnp.greater
 greater_equal = jnp.greater_equal
-logical_and = jnp.logical_and
-logical_or = jnp.logical_or
-logical_not = jnp.logical_not
+# (any dtype read as truth values, as the cast to bool would: no cast first)
+logical_and = any_dtype(jnp.logical_and)
+logical_or = any_dtype(jnp.logical_or)
+logical_not = any_dtype(jnp.logical_not)
 where = jnp.where
 
 

@@ -11,6 +11,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from polyops.plugin import any_dtype
+
 from ..core import JAX_DTYPES
 from ._common import _as, _compiled_reference, _jit_exact
 
@@ -46,7 +48,7 @@ def view(x, dtype):
 
 # ===== predicates and complex parts =================================================
 
-logical_xor = jnp.logical_xor
+logical_xor = any_dtype(jnp.logical_xor)  # (any dtype: truth values)
 isfinite = jnp.isfinite  # complex: both parts finite
 isinf = jnp.isinf  # complex: either part infinite
 isnan = jnp.isnan  # complex: either part NaN

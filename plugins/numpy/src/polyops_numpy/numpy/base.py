@@ -14,6 +14,7 @@ import operator
 import numpy as np
 
 from polyops import standardize_dtype
+from polyops.plugin import any_dtype
 
 from ..core import NP_DTYPES
 from ._common import _BF16, _LOW_FLOATS
@@ -123,9 +124,10 @@ less = np.less
 less_equal = np.less_equal
 greater = np.greater
 greater_equal = np.greater_equal
-logical_and = np.logical_and
-logical_or = np.logical_or
-logical_not = np.logical_not
+# (any dtype read as truth values, as the cast to bool would: no cast first)
+logical_and = any_dtype(np.logical_and)
+logical_or = any_dtype(np.logical_or)
+logical_not = any_dtype(np.logical_not)
 where = np.where
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from polyops.plugin import any_dtype
+
 from ..core import NP_DTYPES
 from ._common import _BF16, _LOW_FLOATS, _is_float, _wide
 
@@ -29,7 +31,7 @@ def view(x, dtype):
 
 # ----- predicates and complex parts ---------------------------------------------------
 
-logical_xor = np.logical_xor
+logical_xor = any_dtype(np.logical_xor)  # (any dtype: truth values)
 isfinite = np.isfinite
 isinf = np.isinf
 isnan = np.isnan
