@@ -14,6 +14,8 @@ import polyops
 from polyops import ops
 from polyops._operation import Operation
 
+from conftest import BACKENDS
+
 ROOT = Path(__file__).resolve().parents[1]
 FRAMEWORKS = {"jax", "jaxlib", "tensorflow", "torch", "openvino", "keras"}
 
@@ -92,6 +94,26 @@ def test_every_fast_path_family_skips_the_entry(family, backend):
         assert not general & set(entered), entered
         if backend == "numpy":  # the inline path: no entry function at all
             assert not {"single", "pair", "triple", "seq", "create"} & set(entered), entered
+
+
+@pytest.mark.parametrize("name", ["numpy", "jax", "torch"])
+def test_logical_ops_of_float_tensors_skip_the_cast(name):
+    """Kernels marked `polyops.plugin.any_dtype` (NumPy's, jax's and torch's logical ops
+    read any dtype as truth values) take float tensors on the fast path: no cast to bool
+    first (one framework call fewer), the same answer."""
+    if name not in BACKENDS:
+        pytest.skip(f"{name} not installed")
+    general = {"general", "_slot_values", "promote", "result_type_of_keys", "convert_to_tensor"}
+    with polyops.use_backend(name):
+        a = ops.convert_to_tensor(np.array([[0.0, 1.5], [np.nan, -2.0]], "float32"))
+        for fn in (ops.logical_and, ops.logical_or, ops.logical_xor):
+            v = np.asarray(ops.convert_to_numpy(a))
+            want = getattr(np, fn.__name__)(v, v)
+            np.testing.assert_array_equal(ops.convert_to_numpy(fn(a, a)), want)
+            assert not general & set(_python_frames(lambda: fn(a, a)))
+        np.testing.assert_array_equal(ops.convert_to_numpy(ops.logical_not(a)),
+                                      [[True, False], [False, False]])
+        assert not general & set(_python_frames(lambda: ops.logical_not(a)))
 
 
 def test_fast_path_skips_promotion(backend):

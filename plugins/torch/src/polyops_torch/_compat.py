@@ -22,6 +22,7 @@ PRIVATE = (
     "torch._C:_is_torch_function_mode_enabled",
     "torch.compiler:_compile_session_context",
     "torch.utils._pytree",
+    "torch._C._functorch:is_functorch_wrapped_tensor",
 )
 
 
@@ -37,6 +38,20 @@ def _always():
 
 
 is_function_mode_enabled = private("torch._C:_is_torch_function_mode_enabled", _always)
+
+
+# ----- torch.func transforms ----------------------------------------------------------------
+# Whether a tensor is wrapped by a torch.func transform (grad, jvp, vmap: polyops' jvp, and
+# whoever calls polyops inside one), where ``requires_grad`` says nothing of forward mode.
+# Kernels that call a function without a derivative (torch.unique) take a differentiable
+# path for those.  Fallback: always "wrapped", the differentiable path.
+
+
+def _wrapped(x):
+    return True
+
+
+is_wrapped = private("torch._C._functorch:is_functorch_wrapped_tensor", _wrapped)
 
 
 # ----- compile sessions ----------------------------------------------------------------------

@@ -32,8 +32,7 @@ def _eps(dtype):
 
 def cholesky(x, upper):
     lo, info = torch.linalg.cholesky_ex(x)  # reads the lower triangle only
-    bad = (info != 0)[..., None, None]
-    lo = torch.where(bad, torch.full_like(lo, math.nan), lo)  # not positive definite
+    lo = lo.masked_fill((info != 0).view(info.shape + (1, 1)), math.nan)  # not positive definite
     if upper:
         lo = lo.transpose(-1, -2)
     return lo

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from ._compat import is_compiling as _is_compiling
 from .numpy._common import _HALF, _widened
 
 relu = _widened(torch.relu)
@@ -23,6 +24,8 @@ import torch.nn.functional as _F  # noqa: E402
 
 
 def relu6(x):
+    if x.is_floating_point():
+        return _F.relu6(x)  # hardtanh: clamp's values, and its lean backward
     if x.dtype == torch.bool:
         return torch.clamp(x.to(torch.int32), 0, 6)
     return torch.clamp(x, 0, 6)
@@ -343,3 +346,15 @@ def dot_product_attention(query, key, value, bias, mask, scale, is_causal, flash
 
 def fold(x, output_size, kernel_size, dilation, padding, stride):
     return _F.fold(x, output_size, kernel_size, dilation, padding, stride)  # core's contract
+
+
+def unfold(x, kernel_size, dilation, padding, stride):
+    # torch's im2col costs ~3 ns an element on the CPU, where core's reference (a strided
+    # slice per kernel offset, one stack) costs a fixed ~25 us and ~1 ns an element: im2col
+    # up to ~8k elements, and compiled (one node of the graph, and its backward fold's)
+    if x.numel() <= _UNFOLD_NATIVE or _is_compiling() or not x.is_cpu:
+        return _F.unfold(x, kernel_size, dilation, padding, stride)
+    return _reference("unfold")(x, kernel_size, dilation, padding, stride)
+
+
+_UNFOLD_NATIVE = 8192

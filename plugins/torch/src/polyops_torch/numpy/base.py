@@ -16,13 +16,13 @@ import operator
 import torch
 
 from polyops import standardize_dtype
-from polyops.plugin import nonempty
+from polyops.plugin import any_dtype, nonempty
 from polyops.plugin import reference as _reference
 
 from .._compat import is_compiling as _is_compiling
 from ..core import TORCH_DTYPES
 from ._common import (_F64, _HALF, _WIDER_BOOL, _flip_dims, _int_division, _max, _min,
-                      _product, _valid_index, _widen, _widened)
+                      _product, _spaced, _valid_index, _widen, _widened)
 
 
 # ===== creation =====================================================================
@@ -102,10 +102,7 @@ def linspace(start, stop, num, endpoint, retstep, dtype, axis):
     step = (stop - start) / div if div > 0 else 0.0
     if work in _HALF:  # rounded to the dtype first, as the reference's operands are (torch
         step, start = torch.tensor(step, dtype=work), torch.tensor(start, dtype=work)
-    values = torch.arange(num, dtype=work).mul_(step).add_(start)  # keeps Python scalars)
-    if endpoint and num > 1:
-        values[-1] = stop
-    values = values.to(td)
+    values = _spaced(num, step, start, stop if endpoint and num > 1 else None, work).to(td)
     return (values, step) if retstep else values
 
 
@@ -138,7 +135,14 @@ square = _widened(torch.square)
 
 def _sign(x):
     if x.is_floating_point():
-        return torch.where(torch.isnan(x), x, torch.sign(x))  # torch.sign(nan) is 0
+        # torch.sign(nan) is 0: min(x, -2) is below every sign, or NaN where x is NaN, so the
+        # maximum is the sign (+0 for -0), NaN for NaN: float ops only (a bool mask and a
+        # select cost ~10x torch.sign on a 512x512 CPU input).  Detached: sign's derivative
+        # is 0, which no backward graph needs to compute.  (Not an in-place clamp_, a pass
+        # less: torch.vmap has no batching rule for it and warns.)
+        if x.requires_grad:
+            x = x.detach()
+        return torch.maximum(torch.sign(x), torch.clamp(x, max=-2.0))
     return torch.sgn(x) if x.is_complex() else torch.sign(x)
 
 
@@ -248,9 +252,10 @@ less = _widened(torch.lt)
 less_equal = _widened(torch.le)
 greater = _widened(torch.gt)
 greater_equal = _widened(torch.ge)
-logical_and = torch.logical_and
-logical_or = torch.logical_or
-logical_not = torch.logical_not
+# (any dtype read as truth values, as the cast to bool would: no cast first)
+logical_and = any_dtype(torch.logical_and)
+logical_or = any_dtype(torch.logical_or)
+logical_not = any_dtype(torch.logical_not)
 where = _widened(torch.where)
 
 
@@ -261,8 +266,10 @@ where = _widened(torch.where)
 def _sum(x, axis, keepdims):
     if axis == ():
         return x
+    if x.is_floating_point() and axis is None and not keepdims:
+        return torch.sum(x)  # (a third faster on a small tensor than with the keywords)
     # dtype= keeps int32 from widening to int64.
-    return torch.sum(x, dim=axis, keepdim=keepdims, dtype=x.dtype)
+    return torch.sum(x, axis, keepdims, dtype=x.dtype)
 
 
 sum = _widened(_sum)

@@ -7,8 +7,11 @@ float32 and round once, as NumPy's own loops do.
 
 from __future__ import annotations
 
+import math as _math
+
 import torch
 
+from .._compat import is_wrapped as _is_wrapped
 from ._common import _F64, _int_division, _widened
 
 
@@ -58,11 +61,15 @@ hypot = torch.hypot  # inf if either is +-inf, even with a NaN
 
 
 def heaviside(x1, x2):
-    # torch.heaviside has no derivative; as selects, autograd gives the true one (0 in x1,
-    # the cotangent in x2 where x1 == 0)
     x2 = x2.to(x1.dtype)
-    out = torch.where(x1 > 0, torch.ones_like(x2), torch.where(x1 < 0, torch.zeros_like(x2), x2))
-    return torch.where(torch.isnan(x1), x1, out)  # NumPy: NaN for NaN
+    if not (x1.requires_grad or x2.requires_grad or _is_wrapped(x1) or _is_wrapped(x2)):
+        return torch.where(torch.isnan(x1), x1, torch.heaviside(x1, x2))  # NumPy: NaN for NaN
+    # torch.heaviside has no derivative; as a select, autograd gives the true one (0 in x1,
+    # the cotangent in x2 where x1 == 0).  x1 * inf clamped to [0, 1] is 1 above 0, 0
+    # below, NaN for NaN (and at 0, where x2 is taken); x1 detached (the product's
+    # derivative, inf times clamp's 0, would be NaN).
+    step = torch.clamp(x1.detach() * _math.inf, 0.0, 1.0)
+    return torch.where(x1 == 0, x2, step)
 
 
 def ldexp(x1, x2):
@@ -76,8 +83,8 @@ def ldexp(x1, x2):
             out = out * torch.exp2(k.to(_F64))
         return out
     # x1 * 2**n is exact in float64 (or 0 / inf where x1's dtype would be too): round once
-    n = torch.clamp(x2, -1000, 1000).to(_F64)
-    return (x1.to(_F64) * torch.exp2(n)).to(x1.dtype)
+    # (the product promotes x1; n a fresh tensor, clamped in place)
+    return torch.mul(x1, torch.exp2(x2.to(_F64).clamp_(-1000, 1000))).to(x1.dtype)
 
 
 # ===== NaN-ignoring extrema, integer functions, division ============================
@@ -117,11 +124,11 @@ gcd = _widened(_gcd)
 
 
 def _lcm(x1, x2):
-    # |x1| // gcd * |x2| wrapping (torch.lcm takes abs of the wrapped product)
+    # |x1| // gcd * |x2| wrapping (torch.lcm takes abs of the wrapped product); gcd 0 (both
+    # 0) divides by 1 instead: 0
     g = _gcd(x1, x2)
-    zero = g == 0
-    q = torch.div(torch.abs(x1), torch.where(zero, 1, g), rounding_mode="floor")
-    return torch.where(zero, 0, q * torch.abs(x2))
+    q = torch.div(torch.abs(x1), torch.where(g == 0, 1, g), rounding_mode="floor")
+    return q * torch.abs(x2)
 
 
 lcm = _widened(_lcm)

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 
 from polyops import standardize_dtype
 from polyops.plugin import pad_index
 
 from .._compat import is_compiling as _is_compiling
+from .._compat import is_wrapped as _is_wrapped
 from ..core import TORCH_DTYPES
-from ._common import _F32, _F64, _max, _min, _moving, _valid_index, _widened
+from ._common import _F32, _F64, _max, _min, _moving, _spaced, _valid_index, _widened
 from .base import full as _full
 from .base import take as _take
 
@@ -57,7 +59,7 @@ def empty(shape, dtype):
 
 
 def empty_like(x, dtype):
-    return torch.zeros(x.shape, dtype=TORCH_DTYPES[dtype])
+    return torch.zeros_like(x, dtype=TORCH_DTYPES[dtype])  # (half torch.zeros' cost)
 
 
 def identity(n, dtype):
@@ -100,8 +102,16 @@ def _scalar_steps(start, stop, num, endpoint, dtype):
     """`_steps` of 0-d start and stop, in place (the same float operations), the last
     exactly stop."""
     work = _F64 if dtype == "float64" else _F32
-    start, stop = start.to(work), stop.to(work)
     div = num - 1 if endpoint else num
+    if start.is_cpu and stop.is_cpu and not _is_compiling():
+        # eager: start, stop and step as NumPy scalars of the work dtype, the same roundings
+        # as 0-d tensors at a tenth of a torch call each
+        scalar = np.float64 if work == _F64 else np.float32
+        start, stop = scalar(start.item()), scalar(stop.item())
+        step = float((stop - start) / scalar(div)) if div > 0 else 0.0
+        return _spaced(num, step, float(start), float(stop) if endpoint and num > 1 else None,
+                       work)
+    start, stop = start.to(work), stop.to(work)
     y = torch.arange(num, dtype=work).mul_((stop - start) / div if div > 0 else 0.0).add_(start)
     if endpoint and num > 1:
         y[-1] = stop
@@ -144,6 +154,11 @@ def unravel_index(indices, shape):
 
 
 def vander(x, N, increasing):
+    if x.dtype not in _NO_VANDER and not (x.requires_grad or _is_wrapped(x)):
+        # NumPy's product of the repeated column itself (ints in int64: the same low bits);
+        # its backward fails (it writes its cumprod in place): differentiated, the one below
+        out = torch.vander(x, N, increasing)
+        return out if out.dtype == x.dtype else out.to(x.dtype)
     n = x.shape[0]
     if N == 0:
         return torch.zeros((n, 0), dtype=x.dtype)
@@ -151,6 +166,11 @@ def vander(x, N, increasing):
     cols = torch.cat([torch.ones((n, 1), dtype=x.dtype), x.reshape(n, 1).expand(n, N - 1)], 1)
     out = _widened(lambda c: torch.cumprod(c, 1, dtype=c.dtype))(cols)
     return out if increasing else torch.flip(out, (1,))
+
+
+# torch.vander promotes to int64, which wide unsigned ints cannot; 16-bit floats: the
+# widened cumprod below
+_NO_VANDER = (torch.uint16, torch.uint32, torch.uint64, torch.float16, torch.bfloat16)
 
 
 # ===== pad ==========================================================================

@@ -7,7 +7,7 @@ import math
 
 import torch
 
-from polyops.plugin import nonempty
+from polyops.plugin import any_dtype, nonempty
 
 from ..core import TORCH_DTYPES
 from ._common import _widened
@@ -53,7 +53,7 @@ def view(x, dtype):
 
 # ===== predicates and complex parts =================================================
 
-logical_xor = torch.logical_xor
+logical_xor = any_dtype(torch.logical_xor)  # (any dtype: truth values)
 isfinite = torch.isfinite  # complex: both parts finite
 isinf = torch.isinf  # complex: either part infinite
 isnan = torch.isnan  # complex: either part NaN
@@ -61,10 +61,7 @@ isneginf = torch.isneginf
 isposinf = torch.isposinf
 
 
-def isreal(x):
-    if x.is_complex():
-        return torch.imag(x) == 0
-    return torch.ones(x.shape, dtype=torch.bool)
+isreal = torch.isreal  # imag == 0; true for real dtypes
 
 
 def signbit(x):

@@ -11,8 +11,7 @@ from ._common import _flip_dims, _moving, _widened
 # ===== rearranging ==================================================================
 
 
-def ravel(x):
-    return x.reshape(-1)  # 0-d gives (1,)
+ravel = torch.ravel  # 0-d gives (1,)
 
 
 def fliplr(x):
@@ -26,8 +25,7 @@ def flipud(x):
 swapaxes = torch.swapaxes
 
 
-def moveaxis(x, source, destination):
-    return torch.movedim(x, source, destination)
+moveaxis = torch.movedim
 
 
 def _rot90(array, k, axes):
@@ -93,13 +91,9 @@ def roll(x, shift, axis):
 
 
 def _split(x, indices_or_sections, axis):
-    if isinstance(indices_or_sections, int):
-        # equal pieces where they divide; else NumPy's array_split sizes
-        return list(torch.tensor_split(x, indices_or_sections, axis))
-    lead = (slice(None),) * axis
-    points = (0, *indices_or_sections)
-    ends = (*indices_or_sections, x.shape[axis])
-    return [x[lead + (slice(a, b),)] for a, b in zip(points, ends)]
+    # sections: equal pieces where they divide, else NumPy's array_split sizes; split
+    # points: x[a:b] between them, as NumPy's (views, one torch call)
+    return list(torch.tensor_split(x, indices_or_sections, axis))
 
 
 def split(x, indices_or_sections, axis):

@@ -9,6 +9,8 @@ import torch
 
 from polyops import standardize_dtype
 
+from .._compat import is_compiling as _is_compiling
+from .._compat import is_wrapped as _is_wrapped
 from ..core import TORCH_DTYPES
 from ._common import _F32, _F64, _SIGNED, _WIDER, _WIDER_BOOL, _widen, _widened
 from .base import full as _full
@@ -69,7 +71,14 @@ def digitize(x, bins):
     return increasing.to(torch.int32)
 
 
+# the int dtypes torch.bincount counts
+_BINCOUNT = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
+
+
 def bincount(x, weights, minlength, sparse):
+    if weights is None and x.ndim == 1 and x.dtype in _BINCOUNT and not _is_compiling():
+        # (a traced bincount has a value-dependent shape; minlength is the length already)
+        return torch.bincount(x, minlength=minlength).to(torch.int32)
     index = x.to(torch.int64)
     shape = tuple(x.shape[:-1]) + (minlength,)
     if weights is None:
@@ -113,6 +122,10 @@ def histogram(x, bins, range):
 
 
 def unique(x, sorted, return_index, return_inverse, return_counts, axis, size, fill_value):
+    if (size is None and not return_index and x.dtype not in _WIDER and not x.is_complex()
+            and not (x.requires_grad or _is_wrapped(x) or _is_compiling())):
+        # (torch.unique has no derivative: a differentiated x takes the sort below)
+        return _unique_native(x, return_inverse, return_counts)
     flat = x.reshape(-1)
     n = flat.numel()
     fill = 0 if fill_value is None else fill_value
@@ -149,11 +162,31 @@ def unique(x, sorted, return_index, return_inverse, return_counts, axis, size, f
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 
+def _unique_native(x, return_inverse, return_counts):
+    """torch.unique (each value where it first occurs in x, as NumPy: -0.0 or 0.0), its NaNs
+    made one, as NumPy's (torch keeps each NaN apart; they sort last)."""
+    values, inverse, counts = torch.unique(x, return_inverse=True, return_counts=True)
+    if values.is_floating_point():
+        m = values.numel() - int(torch.isnan(values).sum()) + 1  # (values are few)
+        if m < values.numel():
+            values = values[:m]
+            counts = torch.cat([counts[:m - 1], counts[m - 1:].sum(0, keepdim=True)])
+            inverse = torch.clamp(inverse, max=m - 1)
+    outs = [values]
+    if return_inverse:
+        outs.append(inverse.to(torch.int32))
+    if return_counts:
+        outs.append(counts.to(torch.int32))
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
 def _nonzero_mask(x):
     return x.view(_SIGNED[x.dtype]) if x.dtype in _SIGNED else x  # same bits, same zeros
 
 
 def nonzero(x):
+    if x.ndim > 1:  # one cast of the (count, ndim) indices, then its columns
+        return torch.nonzero(_nonzero_mask(x)).to(torch.int32).unbind(1)
     return tuple(i.to(torch.int32) for i in torch.nonzero(_nonzero_mask(x), as_tuple=True))
 
 
