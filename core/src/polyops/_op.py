@@ -542,6 +542,10 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
         return pair
 
     if f.kind == "triple":
+        # native tensors beside Python int/float operands (clip(x, 0, 1), where(c, x, 0.0)):
+        # signature (code or scalar type per operand) -> the scalars' dtypes when promotion
+        # keeps every tensor as it is, else None (the general entry); decided on first sight
+        plans: dict = {}
 
         def triple(x1, x2, x3, *rest):
             if (type(x1) is T and type(x2) is T and type(x3) is T
@@ -552,6 +556,28 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
                     return fast_fn(*args)
                 except Exception as exc:
                     return fail((x1, x2, x3, *rest), exc, args)
+            call = (x1, x2, x3)
+            if all(type(v) is T or type(v) in _WEAK_SCALARS for v in call):
+                sig = tuple(code(v) if type(v) is T else type(v) for v in call)
+                try:
+                    plan = plans[sig]
+                except KeyError:
+                    plan = plans[sig] = _scalar_plan(op, sig, f.codes,
+                                                     half if compute is not None else ())
+                if plan is not None and not (nonempty and any(
+                        type(v) is T and _has_zero(v) for v in call)):
+                    vals = []
+                    for v, target in zip(call, plan):
+                        if target is not None:
+                            if type(v) is int:
+                                _check_weak_int(op, v, target)
+                            v = convert(v, target)
+                        vals.append(v)
+                    args = (*vals, *rest) if prepare is None else prepare(*vals, *rest)
+                    try:
+                        return fast_fn(*args)
+                    except Exception as exc:
+                        return fail((x1, x2, x3, *rest), exc, args)
             return general(x1, x2, x3, *rest)
 
         return triple
@@ -748,6 +774,35 @@ def _check_weak_int(op, value, dtype) -> None:
     if bounds is not None and not bounds[0] <= value <= bounds[1]:
         raise ValueError(f"{op.name}: the Python integer {value} is out of range for {dtype} "
                          f"(the dtype of the other operand); cast it or the tensor first")
+
+
+_WEAK_SCALARS = frozenset((int, float))
+
+
+def _scalar_plan(op, sig, codes, half):
+    """For operands of signature ``sig`` (a tensor's dtype code, or the type of a Python
+    int/float), the dtype each scalar is cast to (None for the tensors) when ``op``'s
+    promotion keeps every tensor's dtype and no scalar stays weak; else None."""
+    if all(s in _WEAK_SCALARS for s in sig):
+        return None  # (no tensor: the general entry decides)
+    try:
+        keys = tuple(_dtypes._WEAK_OF[s] if s in _WEAK_SCALARS else codes[s] for s in sig)
+        targets = tuple(op.promote(keys)) if op.promote is not None else None
+    except (KeyError, TypeError, _promote.PromotionError):
+        return None  # (a dtype the fast kernel lacks, or the op's error: the general entry)
+    if targets is None or any(t in half for t in targets):
+        return None
+    plan = []
+    for s, key, target in zip(sig, keys, targets):
+        if s in _WEAK_SCALARS:
+            if target is None or target in _dtypes.WEAK_TYPES:
+                return None
+            plan.append(target)
+        elif target != key:
+            return None
+        else:
+            plan.append(None)
+    return tuple(plan)
 
 
 def _keeps_weak(promote, dtype, weak) -> bool:
