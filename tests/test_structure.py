@@ -98,9 +98,9 @@ def test_every_fast_path_family_skips_the_entry(family, backend):
 
 @pytest.mark.parametrize("name", ["numpy", "jax", "torch"])
 def test_logical_ops_of_float_tensors_skip_the_cast(name):
-    """Kernels marked `polyops.plugin.any_dtype` (NumPy's, jax's and torch's logical ops
-    read any dtype as truth values) take float tensors on the fast path: no cast to bool
-    first (one framework call fewer), the same answer."""
+    """Kernels marked `polyops.plugin.any_dtype` (NumPy's, jax's and torch's logical ops,
+    NumPy's and jax's where read any dtype as truth values) take float tensors on the fast
+    path: no cast to bool first (one framework call fewer), the same answer."""
     if name not in BACKENDS:
         pytest.skip(f"{name} not installed")
     general = {"general", "_slot_values", "promote", "result_type_of_keys", "convert_to_tensor"}
@@ -114,6 +114,11 @@ def test_logical_ops_of_float_tensors_skip_the_cast(name):
         np.testing.assert_array_equal(ops.convert_to_numpy(ops.logical_not(a)),
                                       [[True, False], [False, False]])
         assert not general & set(_python_frames(lambda: ops.logical_not(a)))
+        if name != "torch":  # (torch.where takes bool conditions only: the entry casts)
+            b = ops.multiply(a, 2.0)
+            np.testing.assert_array_equal(ops.convert_to_numpy(ops.where(a, a, b)),
+                                          [[0.0, 1.5], [np.nan, -2.0]])
+            assert not general & set(_python_frames(lambda: ops.where(a, a, b)))
 
 
 def test_fast_path_skips_promotion(backend):

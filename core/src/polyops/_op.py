@@ -83,10 +83,11 @@ class SplitKernel:
 class AnyDtype:
     """A kernel that takes operands of every dtype as they are, and converts them itself as
     the op's promotion would (the logical ops: NumPy's, jax's and torch's ``logical_and``
-    read any dtype as truth values): the fast paths hand it native tensors of any one
-    dtype without the cast to the promoted one (a second kernel call: 0.2-6 us).  Mixed
-    dtypes and Python scalars take the general entry, which casts.  Plugins mark kernels
-    with `polyops.plugin.any_dtype`."""
+    read any dtype as truth values; of an op with operands of several roles, ``where``,
+    the first: the condition): the fast paths hand it native tensors of any one dtype
+    without the cast to the promoted one (a second kernel call: 0.2-6 us).  Mixed dtypes
+    and Python scalars take the general entry, which casts.  Plugins mark kernels with
+    `polyops.plugin.any_dtype`."""
 
     __slots__ = ("kernel",)
 
@@ -353,6 +354,9 @@ class _Fast:
             self._tables(op, promote, half, n, x64)
         if any_dtype and self.kind in ("unary", "binary", "single"):
             self.ok = frozenset(self.codes)  # (the kernel converts each dtype itself)
+        elif any_dtype and self.kind in ("pair", "triple"):  # (where's condition)
+            with _dtypes.config._forced_x64(x64):
+                self.ok = _KeptCodes(self.codes, half, promote, x64, truth=True)
 
     def _tables(self, op, promote, half, n, x64):
         if self.kind in ("pair", "triple"):
@@ -562,8 +566,8 @@ def make_entry(op: Op, fn: Callable, backend, fast: "_Fast | None" = None) -> Ca
                 try:
                     plan = plans[sig]
                 except KeyError:
-                    plan = plans[sig] = _scalar_plan(op, sig, f.codes,
-                                                     half if compute is not None else ())
+                    plan = plans[sig] = _promote.scalar_plan(
+                        promote, sig, f.codes, half if compute is not None else ())
                 if plan is not None and not (nonempty and any(
                         type(v) is T and _has_zero(v) for v in call)):
                     vals = []
@@ -649,12 +653,15 @@ class _KeptCodes(dict):
     """dtype-code tuple -> whether ``promote`` keeps those dtypes as they are, computed on
     first lookup (``ok[codes]``: a C dict lookup once known)."""
 
-    def __init__(self, codes, half, promote, x64):
+    def __init__(self, codes, half, promote, x64, truth=False):
         super().__init__()
         self._codes, self._half, self._promote, self._x64 = codes, half, promote, x64
+        self._truth = truth  # (an `AnyDtype` kernel: it reads the first operand as truth values)
 
     def __missing__(self, key):
         names = tuple(self._codes.get(k) for k in key)
+        if self._truth and names[0] is not None:
+            names = ("bool", *names[1:])
         with _dtypes.config._forced_x64(self._x64):  # (see `_Fast`)
             kept = None not in names and not set(names) & set(self._half) and _keeps(self._promote, names)
         self[key] = kept
@@ -776,33 +783,7 @@ def _check_weak_int(op, value, dtype) -> None:
                          f"(the dtype of the other operand); cast it or the tensor first")
 
 
-_WEAK_SCALARS = frozenset((int, float))
-
-
-def _scalar_plan(op, sig, codes, half):
-    """For operands of signature ``sig`` (a tensor's dtype code, or the type of a Python
-    int/float), the dtype each scalar is cast to (None for the tensors) when ``op``'s
-    promotion keeps every tensor's dtype and no scalar stays weak; else None."""
-    if all(s in _WEAK_SCALARS for s in sig):
-        return None  # (no tensor: the general entry decides)
-    try:
-        keys = tuple(_dtypes._WEAK_OF[s] if s in _WEAK_SCALARS else codes[s] for s in sig)
-        targets = tuple(op.promote(keys)) if op.promote is not None else None
-    except (KeyError, TypeError, _promote.PromotionError):
-        return None  # (a dtype the fast kernel lacks, or the op's error: the general entry)
-    if targets is None or any(t in half for t in targets):
-        return None
-    plan = []
-    for s, key, target in zip(sig, keys, targets):
-        if s in _WEAK_SCALARS:
-            if target is None or target in _dtypes.WEAK_TYPES:
-                return None
-            plan.append(target)
-        elif target != key:
-            return None
-        else:
-            plan.append(None)
-    return tuple(plan)
+_WEAK_SCALARS = _promote.WEAK_SCALARS
 
 
 def _keeps_weak(promote, dtype, weak) -> bool:

@@ -142,3 +142,33 @@ def integral(kind):
 
 def clear() -> None:
     _CACHE.clear()
+
+
+WEAK_SCALARS = frozenset((int, float))
+
+
+def scalar_plan(promote, sig, codes, half):
+    """For operands of signature ``sig`` (a tensor's dtype code, or the type of a Python
+    int/float; ``codes`` maps codes to dtypes), the dtype each scalar is cast to (None for
+    the tensors) when ``promote`` keeps every tensor's dtype and no scalar stays weak; else
+    None.  (The three-operand ops' fast path with Python scalars, `polyops._op.make_entry`.)"""
+    if all(s in WEAK_SCALARS for s in sig):
+        return None  # (no tensor: the general entry decides)
+    try:
+        keys = tuple(_dtypes._WEAK_OF[s] if s in WEAK_SCALARS else codes[s] for s in sig)
+        targets = tuple(promote(keys)) if promote is not None else None
+    except (KeyError, TypeError, PromotionError):
+        return None  # (a dtype the fast kernel lacks, or the op's error: the general entry)
+    if targets is None or any(t in half for t in targets):
+        return None
+    plan = []
+    for s, key, target in zip(sig, keys, targets):
+        if s in WEAK_SCALARS:
+            if target is None or target in _dtypes.WEAK_TYPES:
+                return None
+            plan.append(target)
+        elif target != key:
+            return None
+        else:
+            plan.append(None)
+    return tuple(plan)

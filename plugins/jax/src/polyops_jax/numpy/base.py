@@ -165,7 +165,7 @@ greater_equal = jnp.greater_equal
 logical_and = any_dtype(jnp.logical_and)
 logical_or = any_dtype(jnp.logical_or)
 logical_not = any_dtype(jnp.logical_not)
-where = jnp.where
+where = any_dtype(jnp.where)  # (a condition of any dtype read as truth values)
 
 
 # ===== reductions ===================================================================

@@ -128,7 +128,7 @@ greater_equal = np.greater_equal
 logical_and = any_dtype(np.logical_and)
 logical_or = any_dtype(np.logical_or)
 logical_not = any_dtype(np.logical_not)
-where = np.where
+where = any_dtype(np.where)  # (a condition of any dtype read as truth values)
 
 
 def clip(x, x_min, x_max):
