@@ -198,10 +198,12 @@ def argmin(x, axis, keepdims):
     return r if r.dtype == _INT32 else r.astype(_INT32)
 
 
+@any_dtype  # (any dtype read as truth values: no cast to bool first)
 def all(x, axis, keepdims):
     return jnp.all(x, axis, keepdims=keepdims)
 
 
+@any_dtype  # (any dtype read as truth values: no cast to bool first)
 def any(x, axis, keepdims):
     return jnp.any(x, axis, keepdims=keepdims)
 

@@ -177,10 +177,12 @@ def argmin(x, axis, keepdims):
     return np.argmin(x, axis=axis, keepdims=keepdims).astype(np.int32)
 
 
+@any_dtype  # (any dtype read as truth values: no cast to bool first)
 def all(x, axis, keepdims):
     return np.all(x, axis=axis, keepdims=keepdims)
 
 
+@any_dtype  # (any dtype read as truth values: no cast to bool first)
 def any(x, axis, keepdims):
     return np.any(x, axis=axis, keepdims=keepdims)
 
