@@ -29,10 +29,10 @@ _LAYOUTS = frozenset((torch.sparse_coo, torch.sparse_csr, torch.sparse_csc, torc
 # by tests/test_sparse_torch.py: a sparse result where the rule's is dense, or, for cross,
 # other values); core guards every reference too (a composition of ops)
 guarded = frozenset((
-    "sum", "nansum", "signbit", "zeros_like", "get_item", "relu", "ldexp", "isinf", "isnan", "isneginf",
-    "isposinf", "nan_to_num", "view", "array", "pad", "swapaxes", "moveaxis", "diff",
-    "repeat", "tensordot", "cross", "tanh_shrink", "rms_normalization", "layer_normalization",
-    "erf", "erfinv", "stop_gradient",
+    "sum", "nansum", "signbit", "zeros_like", "empty_like", "get_item", "relu", "ldexp",
+    "isinf", "isnan", "isneginf", "isposinf", "nan_to_num", "view", "array", "pad",
+    "swapaxes", "moveaxis", "diff", "repeat", "tensordot", "cross", "tanh_shrink",
+    "rms_normalization", "layer_normalization", "erf", "erfinv", "stop_gradient",
 ))
 
 
