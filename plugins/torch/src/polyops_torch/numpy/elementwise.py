@@ -67,9 +67,10 @@ def heaviside(x1, x2):
     # torch.heaviside has no derivative; as a select, autograd gives the true one (0 in x1,
     # the cotangent in x2 where x1 == 0).  x1 * inf clamped to [0, 1] is 1 above 0, 0
     # below, NaN for NaN (and at 0, where x2 is taken); x1 detached (the product's
-    # derivative, inf times clamp's 0, would be NaN).
+    # derivative, inf times clamp's 0, would be NaN); a NaN x1 is itself, so the cotangent
+    # passes there as on jax and tensorflow.
     step = torch.clamp(x1.detach() * _math.inf, 0.0, 1.0)
-    return torch.where(x1 == 0, x2, step)
+    return torch.where(x1 == 0, x2, torch.where(torch.isnan(x1), x1, step))
 
 
 def ldexp(x1, x2):
