@@ -351,18 +351,16 @@ class _Fast:
         # the dtypes promotion keeps differ between the 64-bit modes: the backend keeps
         # one entry and one spec per mode (`Backend.set_x64`), each made in its own
         with _dtypes.config._forced_x64(x64):
-            self._tables(op, promote, half, n, x64)
-        if any_dtype and self.kind in ("unary", "binary", "single"):
-            self.ok = frozenset(self.codes)  # (the kernel converts each dtype itself)
-        elif any_dtype and self.kind in ("pair", "triple"):  # (where's condition)
-            with _dtypes.config._forced_x64(x64):
-                self.ok = _KeptCodes(self.codes, half, promote, x64, truth=True)
+            self._tables(op, promote, half, n, x64, any_dtype)
 
-    def _tables(self, op, promote, half, n, x64):
+    def _tables(self, op, promote, half, n, x64, any_dtype):
         if self.kind in ("pair", "triple"):
             # code pairs (the operands may differ: take, searchsorted) and triples (where),
-            # decided on first sight: 14**2 and 14**3 of them
-            self.ok = _KeptCodes(self.codes, half, promote, x64)
+            # decided on first sight: 14**2 and 14**3 of them (an `AnyDtype` kernel reads
+            # the first operand, where's condition, as truth values)
+            self.ok = _KeptCodes(self.codes, half, promote, x64, truth=any_dtype)
+        elif any_dtype and self.kind in ("unary", "binary", "single"):
+            self.ok = frozenset(self.codes)  # (the kernel converts each dtype itself)
         else:
             self.ok = frozenset(k for k, c in self.codes.items()
                                 if n and c not in half and _keeps(promote, (c,) * n))

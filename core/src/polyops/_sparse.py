@@ -483,7 +483,7 @@ def rescue(op, backend, args) -> bool:
         slots = list(_slot_values(op, args))
     except Exception:  # (arguments the op's own error will explain)
         return False
-    return any(isinstance(v, c.shared) and c.is_sparse(v) for _, _, v in slots)
+    return any(_holds(c, v) for _, _, v in slots)
 
 
 def guard(op, kernel, backend):

@@ -40,6 +40,7 @@ def nonempty(kernel):
     on empty input; a runtime with ``empty_tensors=False`` marks every kernel."""
     return NonEmpty(kernel)
 
+
 def any_dtype(kernel):
     """Mark ``kernel`` as taking operands of every dtype and converting them as the op's
     promotion would (``np.logical_and`` reads floats as truth values, as a cast to bool

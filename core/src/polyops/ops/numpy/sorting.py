@@ -341,25 +341,18 @@ def _bincount_static(op_shape, w_shape, minlength, sparse):
     return minlength
 
 
-_HOST_BOUNDS = 1 << 16
-"""bincount reads min(x) and max(x) from x on the host up to this many elements (numpy's
-reductions of a copy: 1-2 us at 16x16, where five ops cost 25-45 us), else on the device."""
-
-
 def _bincount_prepare(x, weights=None, minlength=0, sparse=False):
     minlength = _bincount_static(tuple(x.shape), None if weights is None else tuple(weights.shape),
                                  minlength, sparse)
     length = minlength
-    size = math.prod(tuple(x.shape))
-    if size:  # one host read: the output length depends on max(x)
+    if math.prod(tuple(x.shape)):  # one host read: the output length depends on max(x)
+        from .._indices import _bounds
         from ..core import convert_to_numpy
 
-        if size <= _HOST_BOUNDS:  # (x itself: one conversion, not five ops and a read)
-            h = convert_to_numpy(x)
-            lo, hi = int(h.min()), int(h.max())
-        else:
-            lo, hi = (int(v) for v in convert_to_numpy(
-                stack([cast(min(x), "int32"), cast(max(x), "int32")])))
+        b = _bounds(x, False)  # (the index checks' read: small x whole, else two reductions)
+        if b is None:  # (no values here, under a trace: the reads below raise, eager only)
+            b = convert_to_numpy(stack([cast(min(x), "int32"), cast(max(x), "int32")]))
+        lo, hi = (int(v) for v in b)
         if lo < 0:
             raise ValueError(f"bincount: expected non-negative values in x, got min(x)={lo}")
         length = _bmax(hi + 1, minlength)
