@@ -6,7 +6,13 @@ import numpy as np
 import pytest
 
 import polyops
-import polyops.ops  # noqa: F401  (the op families load on first use; tests read the op records)
+import polyops.ops  # noqa: F401
+from polyops._op import every_op
+
+# The op modules load on first use (polyops.ops._lazy); tests read polyops._op.OPS and the op
+# records directly, so every op is defined before collection.  (tests/test_import.py checks
+# the lazy loading itself, in fresh processes.)
+every_op()
 
 BACKENDS = polyops.available_backends()
 

@@ -32,6 +32,20 @@ def test_selecting_a_backend_imports_only_its_framework():
     assert json.loads(out.stdout) == []
 
 
+def test_a_script_loads_only_the_op_modules_it_uses():
+    """Defining the 345 ops costs ~35 ms: ``polyops.ops`` loads an op module on first use
+    of one of its names (polyops.ops._lazy), and a backend loads without defining any."""
+    code = (
+        "import json, sys, polyops\nfrom polyops import ops\n"
+        "polyops.set_backend('numpy'); ops.add(ops.ones((3,)), 1.0)\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('polyops.ops.')"
+        " and not m.split('.')[-1].startswith('_'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == ["polyops.ops.core", "polyops.ops.core.base",
+                                      "polyops.ops.numpy", "polyops.ops.numpy.base"]
+
+
 def _run(code):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -97,21 +111,28 @@ def test_generated_public_functions_are_cached_like_bytecode(tmp_path):
     written; the functions from the cache behave the same."""
     import os
 
-    code = ("import sys, polyops; from polyops import ops, _public\n"
-            "polyops.set_backend('numpy')\n"
-            "print(_public._compiled, len(_public._used), float(ops.sum(ops.add(ops.ones((3,)), 1.0))))")
+    head = "import sys, polyops; from polyops import ops, _public, _op\npolyops.set_backend('numpy')\n"
+    some = head + ("v = float(ops.sum(ops.add(ops.ones((3,)), 1.0)))\n"
+                   "print(_public._compiled, len(_public._used), v)")
+    every = head + "_op.every_op()\nprint(_public._compiled, len(_public._used), len(_op.OPS))"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
-    def run(prefix, **extra):
+    def run(code, prefix, **extra):
         out = subprocess.run([sys.executable, "-X", f"pycache_prefix={prefix}", "-c", code],
                              capture_output=True, text=True, env={**env, **extra})
         assert out.returncode == 0, out.stderr[-2000:]
         return out.stdout.split()
 
-    compiled, used, value = run(tmp_path / "a")
-    assert int(compiled) == int(used) > 100 and value == "6.0"
+    # a script loads the op modules it uses (polyops.ops._lazy): the cache gets their code
+    compiled, used, value = run(some, tmp_path / "a")
+    assert int(compiled) == int(used) > 10 and value == "6.0"
     assert len(list((tmp_path / "a").rglob("_public_generated.*"))) == 1
-    assert run(tmp_path / "a") == ["0", used, "6.0"]  # all from the cache
+    assert run(some, tmp_path / "a") == ["0", used, "6.0"]  # all from the cache
+    # every op: only the code the first script did not use is compiled, and added
+    compiled, total, n = run(every, tmp_path / "a")
+    assert int(compiled) == int(total) - int(used) > 50 and int(n) == 345
+    assert run(every, tmp_path / "a") == ["0", total, n]
+    assert run(some, tmp_path / "a") == ["0", used, "6.0"]
     # no bytecode written: no cache written either
-    assert run(tmp_path / "b", PYTHONDONTWRITEBYTECODE="1")[0] == used
+    assert run(every, tmp_path / "b", PYTHONDONTWRITEBYTECODE="1")[0] == total
     assert not list((tmp_path / "b").rglob("_public_generated.*"))

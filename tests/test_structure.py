@@ -296,7 +296,7 @@ def test_op_modules_have_static_all():
                    and any(getattr(t, "id", None) == "__all__"
                            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
         if path.name == "__init__.py":
-            continue  # packages concatenate their submodules' lists (``__all__ += base.__all__``)
+            continue  # packages take theirs from the index (polyops.ops._lazy)
         if len(assigns) != 1 or not isinstance(assigns[0].value, ast.List):
             problems.append(f"{path.relative_to(ROOT)}: no literal __all__")
             continue
@@ -309,6 +309,22 @@ def test_op_modules_have_static_all():
             problems.append(f"{rel}: listed-only {sorted(listed - defined)[:5]} "
                             f"defined-only {sorted(defined - listed)[:5]}")
     assert problems == []
+
+
+def test_op_index_matches_the_op_modules():
+    """`polyops.ops` loads an op module on first use of one of its names, from a static
+    index of each module's public names (polyops/ops/_index.py); it must be up to date."""
+    from polyops._op import OPS, every_op
+    from polyops.ops import _index, _lazy
+
+    every_op()
+    assert _lazy.build() == _index.MODULES, "run: python -m polyops.ops._lazy"
+    assert sorted(_lazy._ops()) == sorted(OPS)
+    import polyops.ops as flat
+
+    for name in flat.__all__:  # every flat name is its family's, once
+        module = _lazy._owners(_lazy.ROOT)[name]
+        assert getattr(flat, name) is getattr(sys.modules[f"{_lazy.ROOT}.{module}"], name)
 
 
 def test_plugin_modules_are_import_light():

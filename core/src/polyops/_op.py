@@ -19,6 +19,7 @@ the public function (generated in `_public`).  The `Operation` classes are in `_
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import operator
 import re
@@ -32,14 +33,32 @@ from ._symbolic import Node, SymbolicTensor
 
 OPS: dict[str, "Op"] = {}
 """Every op defined so far, by name, in definition order; ``op.index`` is its slot in a
-table.  The op families load lazily (``polyops.ops``): read it through `every_op`."""
+table.  The op modules load lazily (`polyops.ops._lazy`): read all through `every_op`, one
+through `get_op`."""
 
 
 def every_op() -> dict[str, "Op"]:
-    """`OPS` with every op family loaded (``import polyops`` alone defines none)."""
-    from . import ops  # noqa: F401  (defines every op)
+    """`OPS` with every op module loaded (``import polyops`` alone defines none, and
+    ``polyops.ops`` loads a module on first use of one of its names)."""
+    from .ops import _lazy
 
+    if len(OPS) < _lazy.op_count():
+        _lazy.load_all()
     return OPS
+
+
+def get_op(name: str) -> "Op":
+    """The op named ``name``, loading the module that defines it; KeyError if none does."""
+    op = OPS.get(name)
+    if op is None:
+        from .ops import _lazy
+
+        module = _lazy.module_of(name)
+        if module is None:
+            raise KeyError(name)
+        importlib.import_module(f"polyops.ops.{module}")
+        op = OPS[name]
+    return op
 
 _SCALARS = (bool, int, float, complex)
 _SCALAR_TYPES = frozenset(_SCALARS)  # exact types: NumPy scalars are arrays, not weak
@@ -958,6 +977,7 @@ def defop(family: str, *, tensors=("x",), promote=_promote.preserve, prepare=Non
         OPS[op_name] = op
         op.public = _public.generate(op, rule, _NAMESPACE)
         op.operation = _operation.make_class(op)
+        _registry.grow(op)
         return op.public
 
     return decorate

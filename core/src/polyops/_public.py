@@ -175,7 +175,7 @@ def generate(op: Op, rule: Callable, namespace: dict) -> Callable:
 # Compiling the ~150 distinct public-function sources costs ~30 ms of every start-up; like
 # Python's own .pyc files, the code objects are kept in the package's __pycache__ (keyed
 # by their source text, for this interpreter's cache tag), read in one marshal load, and
-# written (when bytecode may be written there) after the catalogue has loaded.
+# written (when bytecode may be written there) after each op module has loaded.
 _CACHE_VERSION = 1
 _cache: dict | None = None  # source -> code object, from the file
 _used: dict = {}  # source -> code object, of this process
@@ -242,7 +242,8 @@ def save_cache() -> None:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as f:
-            marshal.dump(((_CACHE_VERSION, _version()), dict(_used)), f)
+            # (the file's code too: a process that loaded a few op modules keeps the rest)
+            marshal.dump(((_CACHE_VERSION, _version()), {**(_cache or {}), **_used}), f)
         os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new
     except OSError:
         pass  # a read-only install: compile on each start, as before

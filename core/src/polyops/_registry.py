@@ -28,6 +28,7 @@ import itertools
 import os
 import threading
 import warnings
+import weakref
 from typing import Any
 
 from . import _sparse, config
@@ -70,10 +71,21 @@ class Backend:
         self.runtime = None
         self.table: list = []  # op index -> entry
         self.fast: list = []  # op index -> the (type, dtypes, kernel) its public function checks
-        self.sources: dict[str, str] = {}  # op name -> "native" | "reference" | "host" | "missing"
+        self._kernels: dict = {}
+        self._modes: dict = {}  # 64-bit mode -> (entries, fast-path specs) by op index
 
     def __repr__(self):
         return f"<polyops backend {self.name!r} {self.status}>"
+
+    @property
+    def sources(self) -> dict[str, str]:
+        """Op name -> "native" | "reference" | "host" | "missing" (every op module loads)."""
+        from . import _op
+
+        kernels = self._kernels
+        return {name: "native" if name in kernels
+                else "missing" if op.ref is None else "host" if op.host else "reference"
+                for name, op in _op.every_op().items()}
 
     # -- loading -------------------------------------------------------------------
     def load(self, caller: str = "set_backend") -> "Backend":
@@ -104,10 +116,8 @@ class Backend:
     def _load(self):
         import pluggy
 
-        from . import _op
+        from .ops import _lazy
         from .plugin import SUPPORTED_API_VERSIONS, BackendSpec
-
-        all_ops = _op.every_op()
 
         pm = pluggy.PluginManager("polyops")
         pm.add_hookspecs(BackendSpec)
@@ -130,7 +140,7 @@ class Backend:
         # pluggy calls the highest-priority implementation first; it must win.
         for contribution in reversed(pm.hook.polyops_kernels(backend=self.name)):
             kernels.update(contribution or {})
-        for name in sorted(set(kernels) - set(all_ops)):
+        for name in sorted(n for n in kernels if _lazy.module_of(n) is None):
             _report(f"{self.name}: kernel for unknown op {name!r} ignored")
         self.runtime = runtime
         if runtime.set_x64 is not None and config._X64:
@@ -141,15 +151,6 @@ class Backend:
         # Entries are built on an op's first call (a stub stands in until then): loading a
         # backend costs a table of stubs, not the fast-path analysis of all 345 ops.
         self._kernels = kernels
-        for op in all_ops.values():
-            kernel = kernels.get(op.name)
-            if kernel is not None:
-                self.sources[op.name] = "native"
-            elif op.ref is not None:
-                self.sources[op.name] = "host" if op.host else "reference"
-            else:
-                self.sources[op.name] = "missing"
-        self._modes: dict = {}
         self.set_x64(config._X64)
 
     def _tables(self, x64: bool) -> tuple[list, list]:
@@ -159,10 +160,19 @@ class Backend:
         if tables is None:
             from . import _op
 
-            every = _op.every_op().values()
-            tables = self._modes[x64] = ([self._stub(op, x64) for op in every],
-                                         [_op.NO_FAST] * len(every))
+            defined = _op.OPS.values()  # (an op defined later gets its slot from `grow`)
+            tables = self._modes[x64] = ([self._stub(op, x64) for op in defined],
+                                         [_op.NO_FAST] * len(defined))
+            _WITH_TABLES.add(self)
         return tables
+
+    def _grow(self, op) -> None:
+        from . import _op
+
+        for x64, (table, fast) in self._modes.items():
+            assert len(table) == op.index, (self.name, op.name)
+            table.append(self._stub(op, x64))
+            fast.append(_op.NO_FAST)
 
     def set_x64(self, x64: bool) -> None:
         """Serve calls from the tables of 64-bit mode ``x64`` (the dtypes that the fast paths
@@ -203,6 +213,16 @@ class Backend:
         fast[op.index] = folded
         table[op.index] = entry
         return entry
+
+
+_WITH_TABLES: "weakref.WeakSet[Backend]" = weakref.WeakSet()  # backends whose tables exist
+
+
+def grow(op) -> None:
+    """Give the op just defined (the next op index) a slot in every backend's tables: the
+    op modules load one at a time (`polyops.ops._lazy`), after backends may have loaded."""
+    for backend in list(_WITH_TABLES):
+        backend._grow(op)
 
 
 def _check_api_version(name, plugin, supported):

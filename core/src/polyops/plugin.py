@@ -262,17 +262,22 @@ def kernels_from(*modules, ops: Mapping | None = None) -> dict[str, Callable]:
     implement (``def sum(x, axis, keepdims)``) or binds them (``add = np.add``).  Names starting with ``_`` and names that are not
     ops of that module's family are ignored.
     """
-    if ops is None:
-        from ._op import every_op
+    if ops is None:  # (the index: defining the ops is not needed to collect their kernels)
+        from .ops import _lazy
 
-        ops = every_op()
+        def family_of(name):
+            module = _lazy.module_of(name)
+            return None if module is None else module.split(".")[0]
+    else:
+        def family_of(name):
+            op = ops.get(name)
+            return None if op is None else op.family
     found: dict[str, Callable] = {}
     for module in modules:
         family = module.__name__.rsplit(".", 1)[-1]
         for part in _parts(module):
             for name, value in vars(part).items():
-                op = ops.get(name)
-                if op is not None and op.family == family and callable(value):
+                if callable(value) and not name.startswith("_") and family_of(name) == family:
                     found[name] = value
     return found
 
@@ -372,9 +377,9 @@ def reference(name: str) -> Callable | None:
     A kernel may fall back to it for inputs its framework does not cover (a rare dtype
     or mode); it takes the kernel's positional arguments and runs on the current backend.
     """
-    from ._op import every_op
+    from ._op import get_op
 
-    return every_op()[name].ref
+    return get_op(name).ref
 
 
 def pad_index(n: int, before: int, after: int, mode: str):

@@ -158,8 +158,8 @@ def _assignment_lines(path: str) -> dict[str, int]:
 
 
 def finish(namespace: dict) -> None:
-    """End an op module: claim the ops its static ``__all__`` lists and add their Operation
-    classes (``Add``, ``Sum``...) to it.
+    """End an op module: claim the ops its static ``__all__`` lists, add their Operation
+    classes (``Add``, ``Sum``...) to it, and publish its names (`polyops.ops._lazy`).
 
     An op declared through a factory (``abs = unary("abs", ...)``) has a rule written inside
     the factory; here it gets the declaring module as ``__module__`` and the line of its
@@ -183,3 +183,6 @@ def finish(namespace: dict) -> None:
                 locate(fn, name, path, line)
         fn.__module__ = op.operation.__module__ = here
         namespace[op.operation.__name__] = op.operation
+    from ._lazy import publish
+
+    publish(namespace)

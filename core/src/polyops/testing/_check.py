@@ -11,7 +11,7 @@ import numpy as np
 
 import polyops
 from polyops import SymbolicTensor, ops
-from polyops._op import OPS
+from polyops._op import get_op
 
 from ._records import arrange, case_id, cases, expected, make_inputs, tolerance
 
@@ -30,7 +30,7 @@ def missing_requirements() -> list[str]:
 
 def call(rec, inputs):
     """Call the record's op with ``inputs`` (tensors or SymbolicTensors) in place."""
-    return OPS[rec.name].public(*rec.pre, *arrange(rec, inputs), **rec.kwargs)
+    return get_op(rec.name).public(*rec.pre, *arrange(rec, inputs), **rec.kwargs)
 
 
 def outputs(result) -> list:
@@ -57,7 +57,7 @@ def specs(inputs, unknown=False, keep_ones=False):
 def symbolic_call(rec, input_specs):
     """The symbolic spec: through the public function, or the rule for ops without tensors."""
     if not rec.shapes:
-        return OPS[rec.name].rule(*rec.pre, **rec.kwargs)
+        return get_op(rec.name).rule(*rec.pre, **rec.kwargs)
     return call(rec, input_specs)
 
 
@@ -140,7 +140,7 @@ def assert_reference_matches(rec, dtype, backend):
     from .._op import make_entry
     from .._registry import get_backend
 
-    op = OPS[rec.name]
+    op = get_op(rec.name)
     inputs = make_inputs(rec, dtype)
     with polyops.use_backend(backend):
         tensors = [ops.convert_to_tensor(a, polyops.standardize_dtype(a.dtype)) for a in inputs]
@@ -180,7 +180,7 @@ class Report:
     def family_rates(self) -> dict[str, tuple[int, int]]:
         rates: dict[str, list[int]] = {}
         for cid, ok in [(c, True) for c in self.passed] + [(c, False) for c in self.failed]:
-            family = OPS[cid.split("|")[0]].family
+            family = get_op(cid.split("|")[0]).family
             r = rates.setdefault(family, [0, 0])
             r[0] += ok
             r[1] += 1

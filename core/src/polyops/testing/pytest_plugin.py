@@ -70,13 +70,14 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     results = getattr(config, "_polyops_results", None)
     if not results:
         return
-    from .._op import OPS
+    from .._op import get_op
+    from ..ops._lazy import module_of
 
     terminalreporter.section("polyops conformance")
     for backend, rows in sorted(results.items()):
         rates: dict[str, list[int]] = {}
         for name, outcome in rows:
-            r = rates.setdefault(OPS[name].family if name in OPS else "registry", [0, 0])
+            r = rates.setdefault(get_op(name).family if module_of(name) else "registry", [0, 0])
             r[0] += outcome == "passed"
             r[1] += 1
         total = sum(p for p, _ in rates.values()), sum(n for _, n in rates.values())

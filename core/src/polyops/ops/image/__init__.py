@@ -9,13 +9,9 @@
 Images are batched or not (rank 3 or 4; rank 4 or 5 for the 3-D ops), with
 ``data_format`` "channels_last" (default: `polyops.config.image_data_format()`)
 or "channels_first".  Ops are declared as in `polyops.ops.numpy` (see its
-docstring).  The import order below fixes the op indices.
+docstring).
 """
 
-from . import basic, sampling  # noqa: F401
-from .basic import *  # noqa: F401,F403
-from .sampling import *  # noqa: F401,F403
+from .._lazy import attach as _attach
 
-__all__: list[str] = []
-__all__ += basic.__all__
-__all__ += sampling.__all__
+_attach(globals())  # names load on first use (see polyops.ops._lazy)

@@ -5,15 +5,9 @@
 * `fft`: fft, fft2, ifft2, rfft, irfft, stft, istft (complex values as (real, imag)
   pairs of float tensors, as in Keras), view_as_complex, view_as_real.
 
-Ops are declared as in `polyops.ops.numpy` (see its docstring).  The import order
-below fixes the op indices.
+Ops are declared as in `polyops.ops.numpy` (see its docstring).
 """
 
-from . import functions, fft  # noqa: F401
-from . import fft as _fft  # (the module: ``fft`` the function shadows it below)
-from .functions import *  # noqa: F401,F403
-from .fft import *  # noqa: F401,F403
+from .._lazy import attach as _attach
 
-__all__: list[str] = []
-__all__ += functions.__all__
-__all__ += _fft.__all__
+_attach(globals())  # names load on first use (see polyops.ops._lazy)

@@ -9,19 +9,9 @@
 Ops are declared as in `polyops.ops.numpy` (see its docstring): the decorated
 function is the shape/dtype rule and fixes the public signature, and
 ``@op.reference`` gives a reference written with `polyops.ops` calls only
-(``@op.host_reference`` for a marked host computation, eager only).  The import
-order below fixes the op indices.
+(``@op.host_reference`` for a marked host computation, eager only).
 """
 
-from . import activations, conv, losses, normalization  # noqa: F401
-from . import conv as _conv  # (the module: ``conv`` the function shadows it below)
-from .activations import *  # noqa: F401,F403
-from .conv import *  # noqa: F401,F403
-from .losses import *  # noqa: F401,F403
-from .normalization import *  # noqa: F401,F403
+from .._lazy import attach as _attach
 
-__all__: list[str] = []
-__all__ += activations.__all__
-__all__ += _conv.__all__
-__all__ += losses.__all__
-__all__ += normalization.__all__
+_attach(globals())  # names load on first use (see polyops.ops._lazy)

@@ -12,26 +12,9 @@
 
 Every op is one block: the decorated function is its shape/dtype rule and fixes
 the public signature; unless the op is a primitive, ``@op.reference`` gives its
-reference implementation written with `polyops.ops` calls only.  The import
-order below fixes the op indices.
+reference implementation written with `polyops.ops` calls only.
 """
 
-from . import base, elementwise, logic, indexing, manipulation, sorting, statistics, products  # noqa: F401
-from .base import *  # noqa: F401,F403
-from .elementwise import *  # noqa: F401,F403
-from .logic import *  # noqa: F401,F403
-from .indexing import *  # noqa: F401,F403
-from .manipulation import *  # noqa: F401,F403
-from .sorting import *  # noqa: F401,F403
-from .statistics import *  # noqa: F401,F403
-from .products import *  # noqa: F401,F403
+from .._lazy import attach as _attach
 
-__all__: list[str] = []
-__all__ += base.__all__
-__all__ += elementwise.__all__
-__all__ += logic.__all__
-__all__ += indexing.__all__
-__all__ += manipulation.__all__
-__all__ += sorting.__all__
-__all__ += statistics.__all__
-__all__ += products.__all__
+_attach(globals())  # names load on first use (see polyops.ops._lazy)
