@@ -160,7 +160,7 @@ class Op:
         self.ref = ref
         self.promote = promote
         self.prepare = prepare
-        self.elementwise = elementwise  # "unary", "binary" or None
+        self.elementwise = elementwise  # "unary", "binary", "pair" (two dtypes: ldexp) or None
         self.host = False  # the reference computes on the host with numpy (eager only)
         self.signature = signature or inspect.signature(rule)
         params = list(self.signature.parameters.values())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import operator
 import re
+from typing import Callable
 
 from .. import _dtypes, _promote, config
 from .._op import defop
@@ -38,6 +39,33 @@ def check_tensor(op: str, name: str, x) -> None:
         raise TypeError(f"{op}: expected a tensor for {name!r}, got {type(x).__name__}")
 
 
+def memo(fn: Callable, size: int = 512) -> Callable:
+    """``fn`` of static arguments (shapes, axes, offsets: hashable), its results kept by
+    the arguments and their types (``1`` and ``True`` differ).  Eager prepare hooks of view
+    ops and joins call it with the same arguments on every step of a loop, and their checks
+    cost more than the view itself.  A failing call raises each time (nothing is kept);
+    unhashable arguments are not kept either."""
+    kept: dict = {}
+
+    def cached(*args):
+        key = (*args, *map(type, args))
+        try:
+            return kept[key]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable argument
+            return fn(*args)
+        out = fn(*args)
+        if len(kept) < size:
+            kept[key] = out
+        return out
+
+    cached.__wrapped__ = fn
+    cached.__name__ = fn.__name__
+    cached.__doc__ = fn.__doc__
+    return cached
+
+
 def unary(name, *, family="numpy", promote=_promote.preserve, out=None, doc="", compute=None):
     """Declare a one-operand elementwise op; ``out`` fixes the output dtype (e.g. "bool");
     ``compute``: see `defop`."""
@@ -54,9 +82,10 @@ def unary(name, *, family="numpy", promote=_promote.preserve, out=None, doc="", 
 
 
 def binary(name, *, family="numpy", promote=_promote.same, out=None, doc="", params=("x1", "x2"),
-           compute=None):
+           compute=None, fast="binary"):
     """Declare a two-operand broadcasting elementwise op (``params`` names its operands);
-    ``compute``: see `defop`."""
+    ``compute``: see `defop`; ``fast="pair"``: the eager fast path takes operands of two
+    dtypes that promotion keeps (ldexp's float and int exponent), not one dtype."""
     a, b = params
 
     def rule(x1, x2):
@@ -77,7 +106,7 @@ def binary(name, *, family="numpy", promote=_promote.same, out=None, doc="", par
         rule = ns["rule"]
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = doc
-    return defop(family, tensors=params, promote=promote, elementwise="binary",
+    return defop(family, tensors=params, promote=promote, elementwise=fast,
                  compute=compute)(rule)
 
 

@@ -33,21 +33,21 @@ def concrete(x) -> bool:
 
 
 def _bounds(x, columns: bool):
-    """(lowest, highest) of the integer tensor ``x`` as NumPy values (``columns``: one per
-    column of the last axis), or None when ``x`` is empty or has no values yet (traced)."""
+    """(lowest, highest) of the integer tensor ``x`` as NumPy or Python numbers
+    (``columns``: one per column of the last axis), or None when ``x`` is empty or has no
+    values yet (traced)."""
     shape = tuple(x.shape)
     if 0 in shape or not concrete(x):
         return None
     axis = tuple(range(len(shape) - 1)) if columns else None
-    if isinstance(x, (np.ndarray, np.generic)):  # no copy, no dispatch (the ufuncs'
-        return _MIN(x, axis), _MAX(x, axis)  # own reduce: np.min adds a Python frame)
+    if isinstance(x, (np.ndarray, np.generic)):  # no copy, no dispatch
+        return _minmax(x, axis)
     from .._registry import current
 
     rt = current().runtime
     try:
         if math.prod(shape) <= _HOST_READ:  # one small read beats two reductions and reads
-            arr = rt.convert_to_numpy(x)
-            return _MIN(arr, axis), _MAX(arr, axis)
+            return _minmax(rt.convert_to_numpy(x), axis)
         from .numpy import max as _max, min as _min
 
         return rt.convert_to_numpy(_min(x, axis)), rt.convert_to_numpy(_max(x, axis))
@@ -55,8 +55,16 @@ def _bounds(x, columns: bool):
         return None
 
 
+def _minmax(arr: np.ndarray, axis):
+    if axis is None and arr.size <= _LISTED:  # a few values: Python's min and max (2.5x)
+        values = arr.ravel().tolist()
+        return min(values), max(values)
+    return _MIN(arr, axis), _MAX(arr, axis)  # (the ufuncs' own reduce: np.min adds a frame)
+
+
 _MIN, _MAX = np.minimum.reduce, np.maximum.reduce
 _HOST_READ = 1 << 14  # indices up to 64 KiB (int32) are read whole
+_LISTED = 16  # up to this many: as a list (two reductions cost ~1.2 us; 64 values: the same)
 
 
 def check_index(op: str, x, size, where: str, *, wrap: bool = True,

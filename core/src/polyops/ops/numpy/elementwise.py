@@ -461,7 +461,7 @@ _ldexp_promote = _promote.cached(_ldexp_promote_fn)
 
 # Kernel contract (ldexp): x1 a float tensor of the result dtype, x2 an int32 tensor (any
 # integer or bool exponent arrives as int32); return x1 * 2**x2 in x1's dtype, rounded once.
-ldexp = binary("ldexp", promote=_ldexp_promote, compute="float32", doc=(
+ldexp = binary("ldexp", promote=_ldexp_promote, compute="float32", fast="pair", doc=(
     "``x1 * 2 ** x2`` with an integer exponent ``x2``.\n\n"
     "NumPy: ``np.ldexp``.  The result dtype is the common dtype of ``x1`` and ``x2`` made\n"
     "floating (ints give floatx); a float exponent is a TypeError.\n\n"

@@ -21,7 +21,7 @@ from ..._shapes import size_of as _size_of
 from ..._symbolic import SymbolicTensor
 from .._base import check_tensor as _check_tensor
 from .._base import finish as _finish
-from .._base import int_arg, key, shape_of, spec
+from .._base import int_arg, key, memo, shape_of, spec
 from ..core import convert_to_tensor as _convert_to_tensor
 from ..core import dtype as _dtype_of
 from ..core import shape as _shape_of
@@ -355,10 +355,11 @@ def _lift(op, shape):
 _JOIN_AXIS = {"vstack": 0, "column_stack": 1, "dstack": 2}
 
 
+@memo
 def _stack_shapes(op, shapes):
     if not shapes:
         raise ValueError(f"{op}: expected at least one tensor, got none")
-    lifted = [_lift(op, s) for s in shapes]
+    lifted = tuple(_lift(op, s) for s in shapes)
     axis = _JOIN_AXIS.get(op, 0 if len(lifted[0]) == 1 else 1)
     shape, axis = _concat_shape(lifted, axis, op)
     return shape, lifted, axis
@@ -366,7 +367,7 @@ def _stack_shapes(op, shapes):
 
 def _stacker(op, doc):
     def prepare(xs):
-        _stack_shapes(op, [tuple(x.shape) for x in xs])
+        _stack_shapes(op, tuple([tuple(x.shape) for x in xs]))
         return (xs,)
 
     def rule(xs):
@@ -374,11 +375,11 @@ def _stacker(op, doc):
             raise TypeError(f"{op}: expected a sequence of tensors for 'xs', got {type(xs).__name__}")
         for x in xs:
             _check_tensor(op, "xs", x)
-        shape, _, _ = _stack_shapes(op, [shape_of(x) for x in xs])
+        shape, _, _ = _stack_shapes(op, tuple([shape_of(x) for x in xs]))
         return spec(shape, _promote.same(tuple(key(x) for x in xs))[0])
 
     def reference(xs):
-        _, lifted, axis = _stack_shapes(op, [_shape_of(x) for x in xs])
+        _, lifted, axis = _stack_shapes(op, tuple([tuple(_shape_of(x)) for x in xs]))
         parts = [x if tuple(_shape_of(x)) == s else reshape(x, s) for x, s in zip(xs, lifted)]
         return parts[0] if len(parts) == 1 else concatenate(parts, axis)
 
