@@ -12,7 +12,9 @@
 
 Every op is one block: the decorated function is its shape/dtype rule and fixes
 the public signature; unless the op is a primitive, ``@op.reference`` gives its
-reference implementation written with `polyops.ops` calls only.
+reference implementation written with `polyops.ops` calls only.  A new op is
+listed in its module's ``__all__``; ``python -m polyops.ops._lazy`` then adds it to
+the index that `polyops.ops` loads modules by (see `polyops.ops._lazy`).
 """
 
 from .._lazy import attach as _attach
