@@ -252,10 +252,10 @@ def extract_sequences(x, sequence_length, sequence_stride):
         return np.empty(shape, x.dtype)
     if x.dtype.itemsize == 8:  # the CPU plugin narrows 8-byte ints
         return reference("extract_sequences")(x, sequence_length, sequence_stride)
-    idx = (np.arange(count, dtype=np.int32)[:, None] * sequence_stride
-           + np.arange(sequence_length, dtype=np.int32)[None, :])
 
-    def build(p):
+    def build(p):  # (the indices only when a model is built)
+        idx = (np.arange(count, dtype=np.int32)[:, None] * sequence_stride
+               + np.arange(sequence_length, dtype=np.int32)[None, :])
         return ops.gather(p, const(idx, T.i32), const(-1, T.i64))
 
     return run1(("extract_sequences", sequence_length, sequence_stride), build, x)

@@ -11,13 +11,14 @@ only exact int32 nodes (Add, Subtract, Multiply, Maximum, Minimum, Select,
 bitwise ops, Convert) for those, so integer results match NumPy's wrapping
 arithmetic.  Half floats and narrow ints compute in f32 / i32 and convert back.
 
-* `base`: creation, the elementwise and comparison primitives, reductions, shape,
-  matmul/einsum;
+* `base`: creation, the elementwise and comparison primitives, reductions, shape
+  (stack, flip), matmul/einsum/dot;
 * `elementwise`: transcendental and arithmetic functions (arcsin, log1p, fmod, gcd...);
 * `logic`: float predicates (isnan...), nan_to_num, bitwise ops and shifts, view;
-* `indexing`: triangles, take_along_axis, pad;
-* `manipulation`: roll, tile, repeat;
+* `indexing`: array/copy, triangles, diagonal, take_along_axis, pad;
+* `manipulation`: flips, rot90, the stacks, append, roll, tile, repeat;
 * `sorting`: sort, argsort, cumulative sums and products, searchsorted, digitize, counts;
-* `statistics`, `products`: no native kernel (core's references compose them);
+* `products`: inner, vdot, tensordot, kron (einsum's and multiply's models);
+* `statistics`: no native kernel (core's references compose them);
 * `_common`: the exact int32 graph helpers and kernel factories the submodules share.
 """

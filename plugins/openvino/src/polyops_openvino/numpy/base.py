@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 
+from polyops.plugin import any_dtype
+
 from .._graph import HALF_TYPES, T, axes_const, const, etype, is_lazy, ops, padded, run, run1
 from .._graph import run1_dyn, run_dyn
 from .._graph import copy as _copy
@@ -16,6 +18,7 @@ from ._common import (
     _F32, _FLOAT, _I32, _UNSIGNED, _WIDE_INT, _binary, _binary_build, _bmax, _conv,
     _cpu_type, _eq, _exp, _extremum, _flip, _float_divmod, _int_divmod, _kind, _lt,
     _nan_aware, _nonzero, _reduce_plan, _slice, _unary, _unary_build, _unflip, _bits32, _wide,
+    _kept, _move, _reverse,
 )
 
 
@@ -250,27 +253,44 @@ _and_build = _logical(ops.logical_and)
 _or_build = _logical(ops.logical_or)
 
 
+def _truth(x):
+    """``x`` for a model that reads it as truth values (the kernels marked `any_dtype`):
+    8-byte floats compared on the host, since the model's float32 stand-in of a float64
+    (see _graph._NARROW) reads 1e-300 as 0."""
+    if x.dtype.kind == "f" and x.dtype.itemsize == 8 and not is_lazy(x):
+        return x != 0
+    return x
+
+
+# The logical ops take operands of any dtype (any_dtype): their models read floats and
+# ints as truth values themselves (_conv to bool: != 0, NaN true), so the fast paths skip
+# core's cast to bool, a host pass over the input.
+@any_dtype
 def logical_and(x1, x2):
-    return run1_dyn(("logical_and",), _and_build, x1, x2)
+    return run1_dyn(("logical_and",), _and_build, _truth(x1), _truth(x2))
 
 
+@any_dtype
 def logical_or(x1, x2):
-    return run1_dyn(("logical_or",), _or_build, x1, x2)
+    return run1_dyn(("logical_or",), _or_build, _truth(x1), _truth(x2))
 
 
 def _not_build(x):
     return ops.logical_not(_conv(x, T.boolean))
 
 
+@any_dtype
 def logical_not(x):
-    return run1_dyn(("logical_not",), _not_build, x)
+    return run1_dyn(("logical_not",), _not_build, _truth(x))
 
 
 def _where_build(c, a, b):
     return ops.select(_conv(c, T.boolean), a, b)
 
 
+@any_dtype  # (a condition of any dtype, read as truth values)
 def where(condition, x1, x2):
+    condition = _truth(condition)
     if _wide(x1) and _wide(x2) and not is_lazy(condition):  # (one dtype: core promoted them)
         # 8-byte values as int32 pairs (see _bits32): selected with every bit kept
         (a, undo), (b, _) = _bits32(x1), _bits32(x2)
@@ -413,10 +433,10 @@ def _logic_reduce(name, fn, identity):
         def build(p):
             return fn(_conv(p, T.boolean), axes_const(axes), keepdims)
 
-        return run1_dyn((name, axes, keepdims), build, x)
+        return run1_dyn((name, axes, keepdims), build, _truth(x))
 
     kernel.__name__ = kernel.__qualname__ = name
-    return kernel
+    return any_dtype(kernel)  # (truth values of any dtype, as the logical ops)
 
 
 all = _logic_reduce("all", ops.reduce_logical_and, True)
@@ -451,10 +471,10 @@ def transpose(x, axes):
 def concatenate(xs, axis):
     # OpenVINO takes no zero-size input: leave out the empty parts (core answers a call
     # whose result is empty; the others have a non-empty part, and empty ones add nothing)
-    parts = [x for x in xs if np.size(x)]
+    parts = [x for x in xs if x.size]
     if len(parts) == 1:
         return _copy(parts[0])
-    if builtins.all(_wide(x) for x in parts):  # 8-byte values as int32 pairs (see _bits32)
+    if parts[0].dtype.itemsize == 8 and builtins.all(_wide(x) for x in parts):  # 8-byte values as int32 pairs (see _bits32)
         ax = axis % parts[0].ndim
         pairs = [_bits32(x) for x in parts]
         return pairs[0][1](run1_dyn(("concatenate", ax), lambda *ps: ops.concat(list(ps), ax),
@@ -464,6 +484,26 @@ def concatenate(xs, axis):
         return ops.concat(list(ps), axis)
 
     return run1_dyn(("concatenate", axis), build, *parts)
+
+
+def stack(x, axis):
+    # one Concat of the inputs given the new axis as a view (core's reference expands each
+    # with a copy first)
+    axis %= x[0].ndim + 1
+    return concatenate([t.reshape(t.shape[:axis] + (1,) + t.shape[axis:]) for t in x], axis)
+
+
+def flip(x, axis):
+    nd = x.ndim
+    if axis is None:
+        axes = tuple(range(nd))
+    else:
+        axes = tuple(sorted({int(a) % nd for a in (axis if isinstance(axis, (tuple, list))
+                                                   else (axis,))}))
+    if not axes:
+        return _copy(x)
+    shape = x.shape
+    return _move(("flip", axes), lambda p: _reverse(p, axes, shape), x)
 
 
 def broadcast_to(x, shape):
@@ -673,14 +713,15 @@ def _einsum_generic(params, labels, shapes, out_labels, dims, out_shape):
     return _tree_reduce(prod_, full_shape, tuple(range(n_out, len(order))), out_shape, ops.add, 0)
 
 
-def einsum(subscripts, *operands):
-    shapes = [tuple(np.shape(o)) for o in operands]
+def _einsum_plan(subscripts, shapes, floating):
+    """(runner, key, build) of one einsum call: ``run1_dyn`` and an equation-only build
+    for floats of matching dims (OpenVINO's Einsum), else ``run1`` and the exact graph."""
     labels, out_labels, dims = _einsum_parse(subscripts, shapes)
     out_shape = tuple(dims[c] for c in out_labels)
     same_dims = builtins.all(
         d == dims[c] for labs, shape in zip(labels, shapes) for c, d in zip(labs, shape)
     )
-    use_native = _kind(operands[0]) == "f" and same_dims
+    use_native = floating and same_dims
     equation = ",".join("".join(labs) for labs in labels) + "->" + "".join(out_labels)
 
     def build(*ps):
@@ -691,4 +732,34 @@ def einsum(subscripts, *operands):
         return _conv(r, t)
 
     # the native path reads the equation only (use_native follows the dims that are 1)
-    return (run1_dyn if use_native else run1)(("einsum", equation, use_native), build, *operands)
+    return (run1_dyn if use_native else run1), ("einsum", equation, use_native), build
+
+
+# (subscripts, shapes, floating) -> _einsum_plan's answer: parsing costs more than the
+# model's call on small operands (dot, inner, tensordot and vdot run through here too)
+_EINSUM_PLANS: dict = {}
+
+
+def einsum(subscripts, *operands):
+    pk = (subscripts, tuple(o.shape for o in operands), _kind(operands[0]) == "f")
+    runner, key, build = _kept(_EINSUM_PLANS, pk, _einsum_plan)
+    return runner(key, build, *operands)
+
+
+_DOTS: dict = {}  # (rank of x1, rank of x2) -> dot's einsum subscripts
+
+
+def dot(x1, x2):
+    # core's reference's einsum, called here: one model, no second dispatch
+    na, nb = x1.ndim, x2.ndim
+    if not na or not nb:
+        return multiply(x1, x2)
+    if na == 1 or nb == 1:
+        return matmul(x1, x2)
+    eq = _DOTS.get((na, nb))
+    if eq is None:
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        la, lb = letters[: na - 1], letters[na - 1: na + nb - 3]
+        last = letters[na + nb - 3]
+        eq = _DOTS[(na, nb)] = f"{la}z,{lb}z{last}->{la}{lb}{last}"
+    return einsum(eq, x1, x2)

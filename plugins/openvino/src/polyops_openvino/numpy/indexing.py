@@ -11,23 +11,46 @@ from polyops.plugin import pad_index, reference
 
 from .._graph import T, axes_const, const, etype, ops, run1
 from .._graph import copy as _copy
-from ._common import _I32, _bits32, _move, _wide
+from ..core import _np_dtype
+from ..core import cast as _cast
+from ._common import _I32, _bits32, _kept, _move, _wide
 from .base import take as _take
 
 
+def array(x, dtype):
+    # a copy needs no model: on the host, as the kernels copy an input they return as it is
+    # (core's reference runs copy's reference, a Select model of the whole input)
+    if x.dtype == _np_dtype(dtype):
+        return _copy(x)
+    return _cast(x, dtype)
+
+
+copy = _copy  # (a new numpy array; a recorded tensor as it is, immutable in the model)
+
+
 def _triangle(name, lower):
+    masks: dict = {}  # (k, n, m) -> the kept entries, or None when every one is kept
+
     def kernel(x, k):
-        shape = tuple(np.shape(x))
+        shape = tuple(x.shape)
         n, m = shape[-2:]
-        rows = np.arange(n).reshape(n, 1)
-        cols = np.arange(m).reshape(1, m)
-        keep = (cols <= rows + k) if lower else (cols >= rows + k)
-        if keep.all():
+        mk = (k, n, m)
+        if mk in masks:
+            keep = masks[mk]
+        else:
+            rows = np.arange(n).reshape(n, 1)
+            cols = np.arange(m).reshape(1, m)
+            keep = (cols <= rows + k) if lower else (cols >= rows + k)
+            if keep.all():
+                keep = None
+            if len(masks) >= 256:
+                masks.clear()
+            masks[mk] = keep
+        if keep is None:
             return _copy(x)
-        wide = _wide(x)
 
         def build(p):
-            mask = keep[..., None] if wide else keep
+            mask = keep[..., None] if len(p.get_output_partial_shape(0)) > len(shape) else keep
             zero = ops.broadcast(const(0, etype(p)), axes_const(mask.shape))
             return ops.select(const(mask, T.boolean), p, zero)
 
@@ -39,6 +62,41 @@ def _triangle(name, lower):
 
 tril = _triangle("tril", True)
 triu = _triangle("triu", False)
+
+
+def _diagonal_plan(shape, offset, axis1, axis2):
+    """The build of diagonal's Gather for ``shape``, or the empty result's shape."""
+    nd = len(shape)
+    n, m = shape[axis1], shape[axis2]
+    rest = [i for i in range(nd) if i not in (axis1, axis2)]
+    size = builtins.max(0, builtins.min(n, m - offset) if offset >= 0
+                        else builtins.min(n + offset, m))
+    if not size:  # (OpenVINO's Gather fails on no indices)
+        return tuple(shape[i] for i in rest) + (0,)
+    i = np.arange(size)
+    flat = i * m + i + offset if offset >= 0 else (i - offset) * m + i
+    perm = rest + [axis1, axis2]
+
+    def build(p):
+        extra = [2] if len(p.get_output_partial_shape(0)) > nd else []  # (an int32 pair)
+        if perm != list(range(nd)):
+            p = ops.transpose(p, axes_const(perm + ([nd] if extra else [])))
+        p = ops.reshape(p, axes_const([shape[j] for j in rest] + [n * m] + extra), False)
+        return ops.gather(p, axes_const(flat), const(len(rest), T.i64))
+
+    return build
+
+
+_DIAGONALS: dict = {}  # (shape, offset, axis1, axis2) -> _diagonal_plan's answer
+
+
+def diagonal(x, offset, axis1, axis2):
+    # one Gather of the diagonal's flat positions (core's reference reshapes x with a copy
+    # first, and a Transpose where the axes are not the last two)
+    plan = _kept(_DIAGONALS, (x.shape, offset, axis1, axis2), _diagonal_plan)
+    if type(plan) is tuple:
+        return np.zeros(plan, x.dtype)
+    return _move(("diagonal", offset, axis1, axis2), plan, x)
 
 
 def take_along_axis(x, indices, axis):
@@ -72,17 +130,14 @@ def take_along_axis(x, indices, axis):
     return undo(run1(("take_along_axis", axis), build, xb, indices))
 
 
-def pad(x, pad_width, mode, constant_values):
-    shape = tuple(np.shape(x))
-    widths = tuple(pad_width)
+def _pad_plan(shape, dtype, wide, widths, mode, constant_values):
+    """pad's (key, build) for these static arguments; None where nothing is padded."""
     out = tuple(d + b + a for d, (b, a) in zip(shape, widths))
-    if mode not in ("constant", "edge", "reflect", "symmetric", "wrap"):
-        return reference("pad")(x, pad_width, mode, constant_values)
     if builtins.all(b == 0 and a == 0 for b, a in widths):
-        return _copy(x)
+        return None
     if mode == "constant":
-        value = np.asarray(constant_values).astype(x.dtype)
-        if _wide(x):  # the constant's bit pattern as an int32 pair
+        value = np.asarray(constant_values).astype(dtype)
+        if wide:  # the constant's bit pattern as an int32 pair
             value = np.ascontiguousarray(value).reshape(1).view(np.int32)
 
         def build(p):
@@ -99,7 +154,7 @@ def pad(x, pad_width, mode, constant_values):
                 return ops.select(const(inside[..., None], T.boolean), z, fill)
             return ops.pad(p, begin, end, "constant", const(value, t))
 
-        return _move(("pad", widths, mode, repr(value.tolist())), build, x)
+        return ("pad", widths, mode, repr(value.tolist())), build
 
     def build(p):
         for axis, (d, (b, a)) in enumerate(zip(shape, widths)):
@@ -107,4 +162,24 @@ def pad(x, pad_width, mode, constant_values):
                 p = ops.gather(p, axes_const(pad_index(d, b, a, mode)), const(axis, T.i64))
         return p
 
-    return _move(("pad", widths, mode), build, x)
+    return ("pad", widths, mode), build
+
+
+# (shape, dtype, wide, widths, mode, repr(constant_values)) -> _pad_plan's answer (the
+# constant's repr tells -0.0 from 0.0)
+_PADS: dict = {}
+
+
+def pad(x, pad_width, mode, constant_values):
+    if mode not in ("constant", "edge", "reflect", "symmetric", "wrap"):
+        return reference("pad")(x, pad_width, mode, constant_values)
+    pk = (x.shape, x.dtype, _wide(x), pad_width, mode, repr(constant_values))
+    plan = _PADS.get(pk, False)
+    if plan is False:
+        plan = _pad_plan(x.shape, x.dtype, pk[2], tuple(pad_width), mode, constant_values)
+        if len(_PADS) >= 1024:
+            _PADS.clear()
+        _PADS[pk] = plan
+    if plan is None:
+        return _copy(x)
+    return _move(plan[0], plan[1], x)

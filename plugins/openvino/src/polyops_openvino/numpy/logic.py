@@ -6,13 +6,23 @@ from __future__ import annotations
 import numpy as np
 import openvino as ov
 
-from polyops.plugin import reference
+from polyops.plugin import any_dtype, reference
 
 from .._graph import BF16, T, TracedValueError, const, etype, is_lazy, ops
 from .._graph import copy as _copy
 from ..core import _np_dtype
 from .._graph import run1_dyn
 from ._common import _F32, _UNSIGNED, _conv, _cpu_type, _kind, _lt
+from .base import _truth
+
+
+def _xor_build(a, b):
+    return ops.logical_xor(_conv(a, T.boolean), _conv(b, T.boolean))
+
+
+@any_dtype  # (operands of any dtype read as truth values: see base.logical_and)
+def logical_xor(x1, x2):
+    return run1_dyn(("logical_xor",), _xor_build, _truth(x1), _truth(x2))
 
 
 # ===== bitwise ops, shifts, bit views ===============================================
