@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyops.plugin import any_dtype
+from polyops.plugin import SplitKernel, any_dtype
 
 from ..core import NP_DTYPES
 from ._common import _BF16, _LOW_FLOATS, _is_float, _wide
@@ -49,10 +49,15 @@ def isreal(x):
     return np.imag(x) == 0 if x.dtype.kind == "c" else np.ones(x.shape, bool)
 
 
-def signbit(x):
+def _signbit(x):
     if x.dtype == np.bool_:
         return np.zeros(x.shape, bool)
     return np.signbit(x) if _is_float(x) else x < 0
+
+
+# NumPy's float loops are the kernel (no dtype test on the fast paths); ints, bools and
+# bfloat16 (an ml_dtypes type np.signbit may lack) take the general one
+signbit = SplitKernel(np.signbit, _signbit, ("float16", "float32", "float64"))
 
 
 def isclose(x1, x2, rtol, atol, equal_nan):
@@ -70,9 +75,13 @@ def nan_to_num(x, nan, posinf, neginf):
     return np.nan_to_num(_wide(x), nan=nan, posinf=posinf, neginf=neginf).astype(x.dtype)
 
 
-def nextafter(x1, x2):
+def _nextafter(x1, x2):
     # x2 where x1 == x2, in every dtype: NumPy's float16 loop gives x1 (-0.0 towards 0.0)
     return np.where(x1 == x2, x2, np.nextafter(x1, x2))
+
+
+# float32/float64 use C's nextafter, which gives x2 where x1 == x2 already
+nextafter = SplitKernel(np.nextafter, _nextafter, ("float32", "float64"))
 
 
 real = np.real

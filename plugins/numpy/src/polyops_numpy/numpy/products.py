@@ -22,7 +22,7 @@ def inner(x1, x2):
 
 
 def vdot(x1, x2):
-    return np.asarray(np.vdot(x1, x2)).astype(x1.dtype, copy=False)
+    return np.asarray(np.vdot(x1, x2))  # (np.vdot keeps the operands' one dtype: a scalar)
 
 
 def tensordot(x1, x2, axes):
@@ -46,13 +46,38 @@ def cross(x1, x2, axisa, axisb, axisc, axis):
     return np.stack(np.broadcast_arrays(x, y, z), axis=axisc)
 
 
+def _steps(a, axis):
+    """a[1:] and a[:-1] along ``axis`` (a non-negative int)."""
+    lead = (builtins.slice(None),) * axis
+    return a[lead + (builtins.slice(1, None),)], a[lead + (builtins.slice(None, -1),)]
+
+
+_TWO: dict = {}  # dtype -> 2 of that dtype (a NumPy scalar divides faster than a Python float)
+
+
 def trapezoid(y, x, dx, axis):
-    out = np.trapezoid(y, x, dx, axis)
-    return np.asarray(out).astype(y.dtype, copy=False)
+    # np.trapezoid's arithmetic, in its order (sum of d * (y[1:] + y[:-1]) / 2.0; 1.0 * s
+    # is s), without its wrapper's conversions.  Keeps y's dtype.
+    hi, lo = _steps(y, axis)
+    s = hi + lo
+    if x is None:
+        if dx != 1.0:
+            s = np.multiply(s, dx)
+    elif x.ndim == 1:
+        d = x[1:] - x[:-1]
+        s = d.reshape((1,) * axis + (-1,) + (1,) * (y.ndim - axis - 1)) * s
+    else:
+        xh, xl = _steps(x, axis)
+        s = (xh - xl) * s
+    two = _TWO.get(y.dtype)
+    if two is None:
+        two = _TWO[y.dtype] = y.dtype.type(2.0)
+    np.divide(s, two, out=s)  # (s is a new array: the sum or a product)
+    return np.asarray(np.add.reduce(s, axis))
 
 
 def correlate(x1, x2, mode):
-    return np.correlate(x1, x2, mode).astype(x1.dtype, copy=False)
+    return np.correlate(x1, x2, mode)  # (keeps the operands' one floating dtype)
 
 
 def slogdet(x):

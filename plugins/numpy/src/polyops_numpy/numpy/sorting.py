@@ -8,9 +8,10 @@ import sys
 
 import numpy as np
 import polyops
+from polyops.plugin import SplitKernel
 
 from ..core import NP_DTYPES
-from ._common import _BF16, _LOW_FLOATS, _is_float
+from ._common import _BF16, _LOW_FLOATS, _NUMPY_DTYPES, _NUMPY_REAL, _is_float
 
 # polyops sorts stably (ties and -0.0/0.0 keep their order, as on jax); NumPy's stable
 # sort (timsort, radix for <= 16-bit ints) is 10-30x slower than its default one (an
@@ -103,7 +104,21 @@ def _i32(x):
 # ----- sorting, searching, counting ---------------------------------------------------
 
 
-def sort(x, axis):
+def _sort_fast(x, axis):
+    # NumPy's own dtypes (not bfloat16: `_ordered`): under _FAST_MIN elements, the stable
+    # sort in place on a copy (np.sort's wrapper costs a third of a 16x16 sort)
+    if x.size >= _FAST_MIN:
+        return _sort(x, axis)
+    if axis is None:
+        out = x.flatten()
+        out.sort(0, "stable")
+    else:
+        out = x.copy()
+        out.sort(axis, "stable")
+    return out
+
+
+def _sort(x, axis):
     # stable, so -0.0 and 0.0 keep their order; bfloat16 in float32 for NaN last.  A sort
     # returns values: NumPy's default sort gives the same ones but for signed zeros and
     # NaN bit patterns (see `_mixed_zeros`, `_other_nans`), checked on its result
@@ -118,12 +133,25 @@ def sort(x, axis):
     return out.astype(x.dtype, copy=False)
 
 
+sort = SplitKernel(_sort_fast, _sort, _NUMPY_REAL)
+
+
 def argpartition(x, kth, axis):
     return argsort(x, axis)  # polyops' contract: the stable argsort, a valid partition
 
 
-def searchsorted(sorted_sequence, values, side):
+def _searchsorted(sorted_sequence, values, side):
     return _i32(np.searchsorted(_ordered(sorted_sequence), _ordered(values), side))
+
+
+def _searchsorted_fast(sorted_sequence, values, side):
+    # the method: np.searchsorted's Python wrapper costs as much as the search (16 values)
+    out = sorted_sequence.searchsorted(values, side)
+    return out.astype(np.int32) if values.ndim else np.asarray(out, np.int32)
+
+
+# every dtype but bfloat16, whose NumPy comparisons do not sort NaN last (`_ordered`)
+searchsorted = SplitKernel(_searchsorted_fast, _searchsorted, _NUMPY_DTYPES)
 
 
 def digitize(x, bins):
@@ -219,7 +247,8 @@ def unique(x, sorted, return_index, return_inverse, return_counts, axis, size, f
 
 
 def nonzero(x):
-    return tuple(_i32(i) for i in np.nonzero(x))
+    # (the method, and a list: np.nonzero's wrapper and a generator cost as much as the search)
+    return tuple([i.astype(np.int32) for i in x.nonzero()])
 
 
 def isin(x1, x2, assume_unique, invert):
