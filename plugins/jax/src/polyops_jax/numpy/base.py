@@ -19,7 +19,7 @@ import numpy as np
 from polyops import standardize_dtype
 from polyops.plugin import SplitKernel, any_dtype, nonempty
 
-from ..core import _NP, JAX_DTYPES, _ArrayImpl
+from ..core import _NP, JAX_DTYPES, _ArrayImpl, _to_device
 from ._common import (
     _F32, _INT32, _LOW_FLOATS, _c99, _ccos, _cexp, _clog, _compiled_reference, _csin, _csqrt,
     _ctanh, _int_floor_divide, _jit,
@@ -40,7 +40,7 @@ def arange(start, stop, step, dtype):
     if jd.kind in "biu" and not (type(start) is int and type(stop) is int and type(step) is int):
         # float bounds into an integer dtype: numpy casts start and start + step, then
         # steps by their difference; jnp truncates start and step separately.
-        return jnp.asarray(np.arange(start, stop, step, dtype=jd))
+        return _to_device(np.arange(start, stop, step, dtype=jd))
     return jnp.arange(start, stop, step, dtype=jd)
 
 
@@ -76,7 +76,7 @@ def linspace(start, stop, num, endpoint, retstep, dtype, axis):
     if endpoint and num > 1:
         values[-1] = stop
     # (64-bit mode off: a float64 result rounds the float64 values once, to float32)
-    values = jnp.asarray(values.astype(JAX_DTYPES[name], copy=False))
+    values = _to_device(values.astype(JAX_DTYPES[name], copy=False))
     return (values, step) if retstep else values
 
 
