@@ -20,6 +20,7 @@ import torch
 
 from polyops.plugin import eig_vectors_error, nonempty, reference
 
+from ._compat import is_compiling as _is_compiling
 from .numpy._common import _HALF
 
 
@@ -31,8 +32,17 @@ def _eps(dtype):
 
 
 def cholesky(x, upper):
-    lo, info = torch.linalg.cholesky_ex(x)  # reads the lower triangle only
-    lo = lo.masked_fill((info != 0).view(info.shape + (1, 1)), math.nan)  # not positive definite
+    lo = None
+    if not _is_compiling():
+        # eager: the positive definite matrices (the common call) in one torch call (the
+        # same LAPACK factorisation as cholesky_ex); the others raise, and take the mask
+        try:
+            lo = torch.linalg.cholesky(x)  # reads the lower triangle only
+        except RuntimeError:
+            pass
+    if lo is None:
+        lo, info = torch.linalg.cholesky_ex(x)
+        lo = lo.masked_fill((info != 0).view(info.shape + (1, 1)), math.nan)  # not positive definite
     if upper:
         lo = lo.transpose(-1, -2)
     return lo

@@ -6,6 +6,8 @@ import torch
 
 from polyops.plugin import nonempty
 
+from ._compat import is_compiling as _is_compiling
+
 # -- Fourier transforms (core's fft contracts: (real, imag) pairs of one float dtype) --------
 # torch.fft in complex64 (complex128 for float64 parts: 64-bit mode); results in the parts'
 # dtype.
@@ -72,7 +74,10 @@ def erfc(x):
     # float32 values at consecutive floats there differ): one threshold on the result,
     # where a bool mask and a select cost ~10x torch.erfc on a 512x512 CPU input.  The
     # bound lies between erfc(9.19) and erfc at the next float32, 1.27865e-38; NaN stays.
-    return torch.threshold(torch.erfc(x), 1.27866e-38, 0.0)
+    # (eager in place: erfc's result is fresh, and threshold's derivative reads its result;
+    # compiled, a node less in the gradient's graph out of place)
+    threshold = torch.threshold if _is_compiling() else torch.threshold_
+    return threshold(torch.erfc(x), 1.27866e-38, 0.0)
 
 
 erfinv = torch.erfinv

@@ -20,9 +20,10 @@ from polyops.plugin import any_dtype, nonempty
 from polyops.plugin import reference as _reference
 
 from .._compat import is_compiling as _is_compiling
+from .._compat import is_wrapped as _is_wrapped
 from ..core import TORCH_DTYPES
 from ._common import (_F64, _HALF, _WIDER_BOOL, _flip_dims, _int_division, _max, _min,
-                      _product, _spaced, _valid_index, _widen, _widened)
+                      _product, _spaced, _to, _valid_index, _widen, _widened)
 
 
 # ===== creation =====================================================================
@@ -102,7 +103,7 @@ def linspace(start, stop, num, endpoint, retstep, dtype, axis):
     step = (stop - start) / div if div > 0 else 0.0
     if work in _HALF:  # rounded to the dtype first, as the reference's operands are (torch
         step, start = torch.tensor(step, dtype=work), torch.tensor(start, dtype=work)
-    values = _spaced(num, step, start, stop if endpoint and num > 1 else None, work).to(td)
+    values = _to(_spaced(num, step, start, stop if endpoint and num > 1 else None, work), td)
     return (values, step) if retstep else values
 
 
@@ -142,7 +143,10 @@ def _sign(x):
         # less: torch.vmap has no batching rule for it and warns.)
         if x.requires_grad:
             x = x.detach()
-        return torch.maximum(torch.sign(x), torch.clamp(x, max=-2.0))
+        s = torch.sign(x)
+        if _is_compiling() or _is_wrapped(x):  # (torch.vmap has no rule for maximum.out)
+            return torch.maximum(s, torch.clamp(x, max=-2.0))
+        return torch.maximum(s, torch.clamp(x, max=-2.0), out=s)  # a large tensor less
     return torch.sgn(x) if x.is_complex() else torch.sign(x)
 
 
@@ -298,7 +302,7 @@ def argmax(x, axis, keepdims):
         out = torch.argmax(x, dim=axis, keepdim=keepdims)
     except RuntimeError:  # bool and wide unsigned ints
         out = torch.argmax(_widen(x, _WIDER_BOOL), dim=axis, keepdim=keepdims)
-    return out.to(torch.int32)
+    return out.int()
 
 
 def argmin(x, axis, keepdims):
@@ -306,7 +310,7 @@ def argmin(x, axis, keepdims):
         out = torch.argmin(x, dim=axis, keepdim=keepdims)
     except RuntimeError:
         out = torch.argmin(_widen(x, _WIDER_BOOL), dim=axis, keepdim=keepdims)
-    return out.to(torch.int32)
+    return out.int()
 
 
 def all(x, axis, keepdims):

@@ -12,7 +12,7 @@ import math as _math
 import torch
 
 from .._compat import is_wrapped as _is_wrapped
-from ._common import _F64, _int_division, _widened
+from ._common import _F64, _int_division, _to, _widened
 
 
 # ===== float functions ==============================================================
@@ -50,18 +50,21 @@ sinc = torch.sinc
 
 
 def i0(x):
-    # In float64 (torch's float32 i0 is off by an ulp at 0 and overflows before
-    # the result): i0e(x) * exp(|x|/2)**2 stays finite up to the overflow threshold;
-    # i0(+-inf) is NaN (0 * inf), as NumPy.
-    w = x.to(_F64)
-    h = torch.exp(torch.abs(w) * 0.5)
-    return (torch.special.i0e(w) * h * h).to(x.dtype)
+    if x.dtype != _F64:
+        # torch's own i0 in float64, rounded once (its float32 kernel is off by an ulp at 0
+        # and overflows before the result); i0(+-inf) is NaN there, as NumPy's
+        return _to(torch.i0(x.double()), x.dtype)
+    # float64: torch.i0 overflows from 709.8, the result only from 714: i0e(x) *
+    # exp(|x|/2)**2 stays finite up to the overflow threshold; i0(+-inf) is NaN (0 * inf)
+    h = torch.exp(torch.abs(x) * 0.5)
+    return torch.special.i0e(x) * h * h
+
 
 hypot = torch.hypot  # inf if either is +-inf, even with a NaN
 
 
 def heaviside(x1, x2):
-    x2 = x2.to(x1.dtype)
+    x2 = _to(x2, x1.dtype)
     if not (x1.requires_grad or x2.requires_grad or _is_wrapped(x1) or _is_wrapped(x2)):
         return torch.where(torch.isnan(x1), x1, torch.heaviside(x1, x2))  # NumPy: NaN for NaN
     # torch.heaviside has no derivative; as a select, autograd gives the true one (0 in x1,
@@ -85,7 +88,7 @@ def ldexp(x1, x2):
         return out
     # x1 * 2**n is exact in float64 (or 0 / inf where x1's dtype would be too): round once
     # (the product promotes x1; n a fresh tensor, clamped in place)
-    return torch.mul(x1, torch.exp2(x2.to(_F64).clamp_(-1000, 1000))).to(x1.dtype)
+    return _to(torch.mul(x1, torch.exp2(x2.double().clamp_(-1000, 1000))), x1.dtype)
 
 
 # ===== NaN-ignoring extrema, integer functions, division ============================
@@ -117,19 +120,20 @@ def fmod(x1, x2):
 
 def _gcd(x1, x2):
     # torch leaves a negative gcd for an INT_MIN operand (gcd(INT_MIN, 6) is -2); abs of
-    # INT_MIN wraps, so gcd(INT_MIN, 0) stays INT_MIN, as NumPy
-    return torch.abs(torch.gcd(x1, x2))
+    # INT_MIN wraps, so gcd(INT_MIN, 0) stays INT_MIN, as NumPy (in place: a fresh tensor)
+    return torch.gcd(x1, x2).abs_()
 
 
 gcd = _widened(_gcd)
 
 
 def _lcm(x1, x2):
-    # |x1| // gcd * |x2| wrapping (torch.lcm takes abs of the wrapped product); gcd 0 (both
-    # 0) divides by 1 instead: 0
+    # |x1| // gcd * |x2| wrapping (torch.lcm takes abs of the wrapped product, and its
+    # int64 INT_MIN // -1 kills the process); gcd 0 (both 0) divides by 1 instead: 0.  In
+    # place where the tensor is fresh and of the result's shape: two large tensors less
     g = _gcd(x1, x2)
-    q = torch.div(torch.abs(x1), torch.where(g == 0, 1, g), rounding_mode="floor")
-    return q * torch.abs(x2)
+    g.add_(g == 0)
+    return torch.div(torch.abs(x1), g, rounding_mode="floor").mul_(torch.abs(x2))
 
 
 lcm = _widened(_lcm)

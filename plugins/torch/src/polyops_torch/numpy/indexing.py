@@ -14,7 +14,7 @@ from polyops.plugin import pad_index
 from .._compat import is_compiling as _is_compiling
 from .._compat import is_wrapped as _is_wrapped
 from ..core import TORCH_DTYPES
-from ._common import _F32, _F64, _max, _min, _moving, _spaced, _valid_index, _widened
+from ._common import _F32, _F64, _max, _min, _moving, _spaced, _to, _valid_index, _widened
 from .base import full as _full
 from .base import take as _take
 
@@ -95,7 +95,7 @@ def logspace(start, stop, num, endpoint, base, dtype, axis):
         y, stop = _steps(start, stop, num, endpoint, axis, dtype)
         if endpoint and num > 1:  # the last exponent exactly stop
             y = torch.cat([y.narrow(axis, 0, num - 1), stop], axis)
-    return torch.pow(float(base), y).to(TORCH_DTYPES[dtype])
+    return _to(torch.pow(float(base), y), TORCH_DTYPES[dtype])
 
 
 def _scalar_steps(start, stop, num, endpoint, dtype):

@@ -69,10 +69,11 @@ def trapezoid(y, x, dx, axis):
         # sum(y) - (y[0] + y[-1]) / 2 is NaN for an infinite end): the same infinities and
         # NaN, the last bits rounded as a pairwise sum's.  Large: (y[0] + 2 * sum(y[1:-1]) +
         # y[-1]) * dx / 2, one pass over y where the elementwise form makes four; small: the
-        # sums of y[1:] and y[:-1], fewer calls.  (Compiled, the elementwise form below
-        # fuses into its sum: a smaller graph.)
+        # sum of y[1:] + y[:-1] (the reference's sum, scaled after it: the same values for
+        # a power-of-two dx), fewer calls.  (Compiled, the elementwise form below fuses
+        # into its sum: a smaller graph.)
         if n < 2 or y.numel() < _ONE_PASS:
-            return (torch.sum(hi, dim=axis) + torch.sum(lo, dim=axis)) * (dx / 2.0)
+            return torch.sum(torch.add(hi, lo), dim=axis).mul_(dx / 2.0)
         ends = torch.add(y.select(axis, 0), y.select(axis, n - 1))
         inner = torch.sum(y.narrow(axis, 1, n - 2), dim=axis)
         return torch.add(ends, inner, alpha=2.0).mul_(dx / 2.0)

@@ -24,7 +24,7 @@ def argsort(x, axis):
         x, axis = x.reshape(-1), 0
     if x.dtype in _WIDER:
         x = x.to(_WIDER[x.dtype])
-    return torch.argsort(x, dim=axis, stable=True).to(torch.int32)  # NaN sorts last
+    return torch.argsort(x, dim=axis, stable=True).int()  # NaN sorts last
 
 
 def _sortable(x):
