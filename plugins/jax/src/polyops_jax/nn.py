@@ -40,12 +40,30 @@ def relu6(x):
     return jnp.minimum(jnp.maximum(x, 0), 6).astype(x.dtype)
 
 
-# (two wheres, not lax.clamp: clamp's derivative at NaN is 0, where tensorflow's and
-# torch's pass the cotangent through, as these selects do; the clamp was ~4x faster on
-# 16x16, XLA:CPU running the selects' fusion on its thread pool)
-@_jit
-def sparse_sigmoid(x):
-    return jnp.where(x <= -1, 0.0, jnp.where(x >= 1, 1.0, 0.5 * (x + 1)))
+def _ramp(line, slope):
+    """``clip(line(x), 0, 1)`` (sparse_sigmoid, hard_sigmoid) with the derivative
+    tensorflow and torch give: ``slope`` strictly inside, 0 at and beyond the corners, and
+    the cotangent passed through at NaN (lax.clamp's own derivative is 0 there).  Two
+    selects give that derivative by autodiff, but their fusion runs on XLA:CPU's thread
+    pool: ~24 us on 16x16 against ~5 us for the clamp."""
+
+    @jax.custom_jvp
+    def ramp(x):
+        return jnp.clip(line(x), 0.0, 1.0).astype(x.dtype)
+
+    @ramp.defjvp
+    def _jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        y = line(x)
+        outside = (y <= 0) | (y >= 1)  # (False at NaN: the cotangent passes)
+        return ramp(x), jnp.where(outside, jnp.zeros_like(t), t * slope)
+
+    return ramp
+
+
+_sparse_sigmoid = _ramp(lambda x: 0.5 * (x + 1), 0.5)
+_hard_sigmoid = _ramp(lambda x: x / 6.0 + 0.5, 1.0 / 6.0)
+sparse_sigmoid = _jit(_sparse_sigmoid)
 
 
 @_jit
@@ -92,11 +110,6 @@ def squareplus(x, b):
 @_jit_exact(1)
 def leaky_relu(x, negative_slope):
     return jnp.where(x >= 0, x, x * negative_slope)
-
-
-def _hard_sigmoid(x):
-    y = x / 6.0 + 0.5  # (selects, not lax.clamp: the derivative at NaN, see sparse_sigmoid)
-    return jnp.where(y <= 0, 0.0, jnp.where(y >= 1, 1.0, y))
 
 
 hard_sigmoid = _jit(_hard_sigmoid)
