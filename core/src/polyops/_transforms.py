@@ -37,8 +37,10 @@ class JitFallbackWarning(UserWarning):
 
 
 def _runtime():
+    global _runtime
     from ._registry import current
 
+    _runtime = current  # (bound on first use: _registry imports this module)
     return current()
 
 
@@ -98,9 +100,8 @@ class Jitted:
         else:  # the common call: positional arguments only
             static_args = static_kw = ()
             leaves, treedef = _tree.flatten(args)
-        exact = _exact_types(rt)
-        c = _sparse.contract(rt)
-        shared = () if c is None else c.shared
+        exact, shared, c = _signing(rt)  # (a tuple slice: ~50 ns)
+        sign = rt.jit_signature
         # the signature: each tensor leaf's (type, shape, dtype), each other leaf's value;
         # floatx and 64-bit mode change what a trace computes; a class holding sparse and
         # dense tensors (torch's) adds which this one is
@@ -110,8 +111,8 @@ class Jitted:
             t = type(x)
             if t in exact:
                 dynamic.append(x)
-                key.append((t, x.shape, x.dtype, c.is_sparse(x)) if t in shared else
-                           (t, x.shape, x.dtype))
+                sig = (x.shape, x.dtype) if sign is None else sign(x)
+                key.append((t, sig, c.is_sparse(x)) if t in shared else (t, sig))
             else:
                 x = _leaf(x, i, rt, key)
                 if x is not _STATIC:
@@ -148,6 +149,8 @@ class Jitted:
                 entry.compiled = None
                 continue
             break
+        if entry.out_tree is _tree.LEAF and not variables and not entry.out_static:
+            return flat[0]  # (one tensor out: the common call, nothing else to do)
         n = len(variables)
         if n:
             for v, new in zip(variables, flat[:n]):
@@ -236,12 +239,24 @@ _STATIC = object()
 _EXACT: dict = {}
 
 
-def _exact_types(rt) -> frozenset:
-    """The backend's tensor classes, for an exact ``type(x) in`` check per leaf."""
-    found = _EXACT.get(rt.name)
-    if found is None:
-        found = _EXACT[rt.name] = frozenset(rt.tensor_types)
-    return found
+def _signing(rt) -> tuple:
+    """(the backend's tensor classes, for an exact ``type(x) in`` check per leaf; those
+    that hold sparse and dense tensors; the sparse contract), kept per runtime."""
+    found = _EXACT.get(id(rt))
+    if found is None or found[3] is not rt:
+        c = _sparse.contract(rt)
+        found = _EXACT[id(rt)] = (frozenset(rt.tensor_types), () if c is None else c.shared,
+                                  c, rt)
+    return found[:3]
+
+
+def _dense_key(x, rt):
+    """A dense tensor's part of the signature, as the exact-type path of `Jitted.__call__`
+    writes it."""
+    t = type(x)
+    sig = (x.shape, x.dtype) if rt.jit_signature is None else rt.jit_signature(x)
+    c = _sparse.contract(rt)
+    return (t, sig, c.is_sparse(x)) if c is not None and t in c.shared else (t, sig)
 
 
 def _leaf(x, i, rt, key):
@@ -255,7 +270,7 @@ def _leaf(x, i, rt, key):
             from .ops import core
 
             x = core.convert_to_tensor(x)
-        key.append((type(x), tuple(x.shape), x.dtype))
+        key.append(_dense_key(x, rt))  # (as an exact tensor's: one entry for both)
         return x
     sparse = _sparse.owner(x)
     if sparse is not None or isinstance(x, _sparse.dense_forms(rt)):
@@ -263,7 +278,7 @@ def _leaf(x, i, rt, key):
 
         if sparse != rt.name:  # tf.IndexedSlices, another backend's sparse tensor: dense
             x = _sparse.contract(rt).to_dense(x) if sparse is None else core.convert_to_tensor(x)
-            key.append((type(x), tuple(x.shape), x.dtype))
+            key.append(_dense_key(x, rt))
             return x
         # the backend's sparse tensor: an input of the compiled function, as in jax.jit
         # and tf.function; its signature adds what the backend says (a BCOO's size)

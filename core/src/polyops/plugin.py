@@ -102,6 +102,10 @@ class Runtime:
             dtype than ``tensor.dtype`` for the eager fast paths (TensorFlow's ``dtype`` is
             a Python property and ``tf.DType`` hashes in Python: ``EagerTensor._datatype_enum``
             costs a tenth); with it, ``dtype_codes`` maps each code to its canonical dtype.
+        jit_signature: optional ``tensor -> hashable``, a cheaper read of a native tensor's
+            shape and dtype together than ``(tensor.shape, tensor.dtype)``: `polyops.jit`
+            keys its compiled signatures by it on every call (jax: ``Array.aval``, a
+            tenth of the two properties).  It must tell apart what would trace differently.
         set_x64: optional ``(enabled) -> None``, called when 64-bit mode
             (`polyops.config.enable_x64`) switches, and at load when it is on: for a framework
             with a 64-bit switch of its own (jax's ``jax_enable_x64``).  None: the framework
@@ -141,6 +145,7 @@ class Runtime:
     dtype_code: Callable | None = None
     on_tape: Callable | None = None
     dtype_codes: Mapping[Any, str] | None = None
+    jit_signature: Callable | None = None
     empty_tensors: bool = True
     set_x64: Callable[[bool], None] | None = None
     distribution: Any = None

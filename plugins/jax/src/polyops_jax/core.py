@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from functools import partial
 
 import jax
@@ -238,6 +239,7 @@ RUNTIME = Runtime(
     custom_gradient=_custom_gradient,
     on_tape=_on_tape,
     jit=_jit,
+    jit_signature=operator.attrgetter("aval"),  # (shape, dtype, weak type: one cached read)
     device_scope=_device_scope,
     devices=_devices,
     set_x64=_set_x64,
