@@ -217,9 +217,35 @@ def test_a_model_that_writes_into_earlier_inputs_gets_static_models(graph):
     for a in arrays:
         np.testing.assert_array_equal(graph.run1_dyn(key, build, a), a)
     assert [a[0, 0] for a in arrays] == [1.0, 2.0, 3.0]  # (the dynamic model wrote 3.0 in)
-    assert (key, "dyn", ((False, False), np.dtype("float32"))) in graph._static_only
+    assert (key, "dyn", False, ((False, False), np.dtype("float32"))) in graph._static_only
     assert graph.compiles - before == 2  # the dynamic model (refused), then a static one
     assert not graph._writes_old_inputs(graph._cache[(key, ((2, 3), np.dtype("float32")))], arrays)
+
+
+def test_large_calls_run_a_threaded_model_and_few_are_kept(graph, monkeypatch):
+    """Inputs of _THREADED_MIN bytes or more run a model with executor threads (one stream),
+    a second model of the op's pattern; at most _THREADED_MAX of those are kept."""
+    from collections import OrderedDict
+
+    cache = OrderedDict()  # (a fresh cache: earlier tests' models are not this test's)
+    for name, value in (("_THREADED_MAX", 2), ("_threaded", OrderedDict()), ("_cache", cache),
+                        ("_cache_touch", cache.move_to_end), ("_warm", {})):
+        monkeypatch.setattr(graph, name, value)
+    rng = np.random.default_rng(3)
+    n = 256  # two 256x256 float32 inputs: 512 KiB
+    assert 2 * n * n * 4 >= graph._THREADED_MIN > 2 * 16 * 16 * 4
+    small = rng.standard_normal((2, 16, 16)).astype(np.float32)
+    np.testing.assert_allclose(ops.matmul(small[0], small[1]), small[0] @ small[1], rtol=1e-5)
+    for m in (n, n + 8, n + 16):  # one threaded model serves the pattern's large calls
+        a, b = rng.standard_normal((2, m, m)).astype(np.float32)
+        np.testing.assert_allclose(ops.matmul(a, b), a @ b, rtol=1e-4, atol=1e-4)
+    assert [k[:3] for k in graph._threaded] == [(("matmul",), "dyn", True)]
+    a, b = rng.standard_normal((2, n, n)).astype(np.float32)
+    for op, want in ((ops.add, a + b), (ops.subtract, a - b)):  # two more: the oldest goes
+        np.testing.assert_array_equal(op(a, b), want)
+    keys = list(graph._threaded)
+    assert len(keys) == 2 and all(k in graph._cache for k in keys)
+    assert not any(k[0] == ("matmul",) for k in graph._cache if len(k) > 2 and k[2] is True)
 
 
 @pytest.mark.parametrize("sizes", [(8, 10_000, 8, 12), (10_000, 6, 10_000, 6)])
