@@ -17,7 +17,9 @@ a cast to int64) cannot be one model: the trace raises `TracedValueError` (an
 
 from __future__ import annotations
 
+import math
 import threading
+import weakref
 
 import numpy as np
 import openvino as ov
@@ -32,7 +34,7 @@ class _Model:
     """The compiled model of one trace and how to map its results to the flat outputs."""
 
     __slots__ = ("compiled", "request", "views", "lock", "in_types", "out_dtypes", "plan", "widen",
-                 "narrow")
+                 "narrow", "__weakref__")
 
     def __init__(self, compiled, in_types, plan, widen, narrow):
         self.compiled = compiled  # None when no output needs the model
@@ -122,18 +124,48 @@ def _compile(params, in_types, outs, narrow=None):
         plan.append(("result", len(results)))
         results.append(out)
     compiled = None
+    threaded = False
     if results:
         model = ov.Model(results, params, "polyops_jit")
         core = _graph._get_core()
+        # a large model (its inputs and constants: weights closed over) runs with executor
+        # threads, as _graph's large calls do; at most _graph._THREADED_MAX of them live
+        threaded = _THREADED[0] < _graph._THREADED_MAX and _data_bytes(model) >= \
+            _graph._THREADED_MIN
+        config = _graph._THREADED_CONFIG if threaded else _graph._CONFIG
         try:
-            compiled = core.compile_model(model, "CPU", _graph._CONFIG)
+            compiled = core.compile_model(model, "CPU", config)
         except RuntimeError:
             # The CPU plugin's fused elementwise kernels ("snippets") can run out of
             # registers on long chains (gammainc's series): compile without them.
-            config = {**_graph._CONFIG, "SNIPPETS_MODE": "DISABLE"}
-            compiled = core.compile_model(model, "CPU", config)
+            compiled = core.compile_model(model, "CPU", {**config, "SNIPPETS_MODE": "DISABLE"})
         _graph.compiles += 1
-    return _Model(compiled, in_types, plan, widen, narrow)
+    out = _Model(compiled, in_types, plan, widen, narrow)
+    if threaded:
+        _THREADED[0] += 1
+        weakref.finalize(out, _release)
+    return out
+
+
+_THREADED = [0]  # compiled jit models with executor threads, alive
+
+
+def _release():
+    _THREADED[0] -= 1
+
+
+def _data_bytes(model) -> int:
+    """Bytes of a model's inputs (static shapes) and constants."""
+    total = 0
+    for node in model.get_ordered_ops():
+        kind = node.get_type_name()
+        if kind == "Constant":
+            total += node.get_byte_size()
+        elif kind == "Parameter":
+            shape = node.get_output_partial_shape(0)
+            if shape.is_static:
+                total += math.prod(shape.to_shape()) * node.get_element_type().size
+    return total
 
 
 def _contiguous(a):
