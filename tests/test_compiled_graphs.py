@@ -75,11 +75,13 @@ def _cases():
                                   jax.nn.dot_product_attention, (q, q * 0.5, q + 1.0)),
         "logsumexp": (lambda x: ops.logsumexp(x, axis=-1, keepdims=True),
                       lambda x: jax.nn.logsumexp(x, axis=-1, keepdims=True), (x,)),
+        "hard_sigmoid": (lambda x: ops.hard_sigmoid(x), jax.nn.hard_sigmoid, (x,)),
+        "sparse_sigmoid": (lambda x: ops.sparse_sigmoid(x), jax.nn.sparse_sigmoid, (x,)),
     }
 
 
 CASES = ("gelu", "gelu-exact", "softmax", "log_softmax", "layer_normalization",
-         "dot_product_attention", "logsumexp")
+         "dot_product_attention", "logsumexp", "hard_sigmoid", "sparse_sigmoid")
 
 
 @needs_jax
@@ -100,8 +102,15 @@ def test_jax_graph_is_no_larger_than_native(case, kind):
                                    np.asarray(jax.tree.leaves(jax.jit(native)(*args))[0]),
                                    rtol=2e-5, atol=2e-5)
         (e_ours, k_ours), (e_nat, k_nat) = _sizes(ours, args), _sizes(native, args)
-    assert e_ours <= e_nat, f"{case} {kind}: {e_ours} jaxpr equations against jax's {e_nat}"
+    extra = _EXTRA.get((case, kind), 0)
+    assert e_ours <= e_nat + extra, f"{case} {kind}: {e_ours} jaxpr equations against jax's {e_nat}"
     assert k_ours <= k_nat, f"{case} {kind}: {k_ours} XLA kernels against jax's {k_nat}"
+
+
+# Equations allowed beyond jax's, each for an answer: hard_sigmoid's derivative passes the
+# cotangent at NaN, as tensorflow's and torch's do (one ``or`` more than relu6's select,
+# which gives 0 there); XLA fuses it into the same kernels.
+_EXTRA = {("hard_sigmoid", "grad"): 1}
 
 
 @needs_jax
@@ -302,8 +311,15 @@ def test_jax_third_pass_graphs_are_no_larger_than_native(case, kind):
         for o, n in zip(jax.tree.leaves(jax.jit(ours)(*args)), jax.tree.leaves(jax.jit(native)(*args))):
             np.testing.assert_allclose(np.asarray(o), np.asarray(n), rtol=2e-5, atol=2e-5)
         (e_ours, k_ours), (e_nat, k_nat) = _sizes(ours, args), _sizes(native, args)
-    assert e_ours <= e_nat, f"{case} {kind}: {e_ours} jaxpr equations against jax's {e_nat}"
+    extra = _EXTRA.get((case, kind), 0)
+    assert e_ours <= e_nat + extra, f"{case} {kind}: {e_ours} jaxpr equations against jax's {e_nat}"
     assert k_ours <= k_nat, f"{case} {kind}: {k_ours} XLA kernels against jax's {k_nat}"
+
+
+# Equations allowed beyond jax's, each for an answer: hard_sigmoid's derivative passes the
+# cotangent at NaN, as tensorflow's and torch's do (one ``or`` more than relu6's select,
+# which gives 0 there); XLA fuses it into the same kernels.
+_EXTRA = {("hard_sigmoid", "grad"): 1}
 
 
 @needs_jax

@@ -48,15 +48,15 @@ def _ramp(line, slope):
     pool: ~24 us on 16x16 against ~5 us for the clamp."""
 
     @jax.custom_jvp
-    def ramp(x):
-        return jnp.clip(line(x), 0.0, 1.0).astype(x.dtype)
+    def ramp(x):  # (max/min with weak scalars: jnp.clip converts its bounds, 2 equations)
+        return jnp.minimum(jnp.maximum(line(x), 0.0), 1.0)
 
     @ramp.defjvp
     def _jvp(primals, tangents):
         (x,), (t,) = primals, tangents
         y = line(x)
         outside = (y <= 0) | (y >= 1)  # (False at NaN: the cotangent passes)
-        return ramp(x), jnp.where(outside, jnp.zeros_like(t), t * slope)
+        return jnp.minimum(jnp.maximum(y, 0.0), 1.0), jnp.where(outside, 0.0, t * slope)
 
     return ramp
 
