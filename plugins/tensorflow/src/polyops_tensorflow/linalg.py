@@ -147,12 +147,12 @@ def det(x):
 def _cofactors(a):
     """The cofactor matrix adj(a)^T (det's derivative) through an SVD, exact at singular
     matrices too, where det * inv(a)^T is 0 * inf: with a = U S V^T it is
-    det(U) det(V) U diag(prod_{j != i} s_j) V^T."""
+    det(U) det(V) U diag(prod_{j != i} s_j) V^T, returned as (det(U) det(V), the rest)."""
     s, u, v = tf.linalg.svd(a)
     others = tf.math.cumprod(s, -1, exclusive=True) * tf.math.cumprod(
         s, -1, exclusive=True, reverse=True)
-    sign = tf.stop_gradient(tf.linalg.det(u) * tf.linalg.det(v))
-    return sign[..., None, None] * tf.linalg.matmul(u * others[..., None, :], v, adjoint_b=True)
+    sign = tf.stop_gradient(tf.linalg.det(tf.linalg.matmul(u, v, adjoint_b=True)))  # det(U) det(V)
+    return sign, tf.linalg.matmul(u * tf.expand_dims(others, -2), v, adjoint_b=True)
 
 
 @tf.custom_gradient
@@ -161,7 +161,8 @@ def _det(a):
     raises at a singular one."""
 
     def grad(g):
-        return g[..., None, None] * _cofactors(a)
+        sign, cof = _cofactors(a)
+        return (g * sign)[..., None, None] * cof
 
     return tf.linalg.det(a), grad
 

@@ -21,6 +21,7 @@ import torch
 from polyops.plugin import eig_vectors_error, nonempty, reference
 
 from ._compat import is_compiling as _is_compiling
+from ._compat import is_wrapped as _is_wrapped
 from .numpy._common import _HALF
 
 
@@ -49,8 +50,11 @@ def cholesky(x, upper):
 
 
 def cholesky_inverse(x, upper):
-    a = torch.triu(x) if upper else torch.tril(x)
-    return torch.cholesky_inverse(a, upper=upper)
+    # torch reads one triangle (LAPACK's potri, potrs on CUDA); the other is masked only
+    # for the gradient, which torch's backward computes from the whole of its input
+    if x.requires_grad or _is_wrapped(x):
+        x = torch.triu(x) if upper else torch.tril(x)
+    return torch.cholesky_inverse(x, upper=upper)
 
 
 def _rhs(a, b):
@@ -81,13 +85,14 @@ def det(x):
 def _cofactors(a):
     """The cofactor matrix adj(a)^T (det's derivative) through an SVD, exact at singular
     matrices too, where det * inv(a)^T is 0 * inf: with a = U S V^T it is
-    det(U) det(V) U diag(prod_{j != i} s_j) V^T."""
+    det(U) det(V) U diag(prod_{j != i} s_j) V^T, returned as (det(U) det(V), the rest)."""
     u, s, vh = torch.linalg.svd(a)
-    ones = torch.ones_like(s[..., :1])
-    left = torch.cumprod(torch.cat([ones, s[..., :-1]], -1), -1)
-    right = torch.cumprod(torch.cat([ones, s.flip(-1)[..., :-1]], -1), -1).flip(-1)
-    sign = (torch.linalg.det(u) * torch.linalg.det(vh)).detach()
-    return sign[..., None, None] * (u * (left * right)[..., None, :]) @ vh
+    # prod_{j != i} s_j: row i of s with its i-th entry 1, one product (issue 21: fewer
+    # nodes than the exclusive cumulative products from both ends)
+    eye = torch.eye(s.shape[-1], dtype=torch.bool, device=s.device)
+    others = s.unsqueeze(-2).masked_fill(eye, 1.0).prod(-1)
+    sign = torch.linalg.det(torch.stack((u, vh))).prod(0).detach()  # one det call
+    return sign, (u * others.unsqueeze(-2)) @ vh
 
 
 class _Det(torch.autograd.Function):
@@ -102,7 +107,9 @@ class _Det(torch.autograd.Function):
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
-        return g[..., None, None] * _cofactors(a)
+        sign, cof = _cofactors(a)
+        scale = g * sign
+        return scale.reshape(scale.shape + (1, 1)) * cof
 
 
 def solve(a, b):
@@ -229,8 +236,16 @@ def lstsq(a, b, rcond):
 
 @nonempty  # the cutoff's amax has no identity
 def pinv(x, rcond):
-    if rcond is None:
+    default = rcond is None
+    if default:
         rcond = _eps(x.dtype) * max(x.shape[-2:])
+    if rcond >= 0:
+        # torch's own: the same SVD, cutoff (s > rtol * s[0]) and product as below, one
+        # node of a compiled graph, and its backward the closed form (issue 21: the
+        # SVD's autodiff took 93 nodes against 61); its default rtol is core's (a given
+        # one costs two nodes more).  (A negative rcond, whose cutoff torch floors at
+        # atol = 0, takes the SVD below.)
+        return torch.linalg.pinv(x, rtol=None if default else rcond)
     u, s, vh = torch.linalg.svd(x, full_matrices=False)
     cutoff = rcond * s.amax(-1, keepdim=True)
     inv_s = torch.where(s > cutoff, 1.0 / torch.where(s > cutoff, s, 1.0), 0.0)
@@ -250,9 +265,14 @@ def matrix_rank(x, tol):
 
 
 def norm(x, ord, axis, keepdims):
-    if len(axis) == 1 or (ord is None and len(axis) != 2):
-        p = 2.0 if ord is None else float(ord)
-        out = torch.linalg.vector_norm(x, p, dim=axis, keepdim=keepdims)
+    if len(axis) == 1 or ord is None or ord == "fro":
+        # (the Frobenius norm is matrix_norm's call of the 2-norm over both axes, one
+        # node of a compiled graph where matrix_norm's wrapper adds its own)
+        p = 2.0 if ord is None or ord == "fro" else float(ord)
+        # every axis as dim=None: the gradient's graph then expands its cotangent once,
+        # where a tuple of them unsqueezes it axis by axis
+        dim = None if len(axis) == x.ndim else axis
+        out = torch.linalg.vector_norm(x, p, dim=dim, keepdim=keepdims)
     else:
         o = "fro" if ord is None else ord
         out = torch.linalg.matrix_norm(x, o, dim=axis, keepdim=keepdims)

@@ -95,8 +95,10 @@ def gammainc(a, x):
     # core's rule: NaN where a <= 0 or x < 0 or either is NaN, else 1 where x = inf.  torch
     # gives NaN for x < 0 itself, not for a = 0 (its limit 1) nor a = NaN with x = 0 or inf,
     # nor a = inf with x = NaN, and NaN for gammainc(inf, inf)
-    out = torch.where(x == _math.inf, 1.0, torch.special.gammainc(a, x))
-    return torch.where((a > 0) & (x == x), out, _math.nan)
+    # (a > min(x, 0): a > 0 where x >= 0, false where x is NaN; where x < 0 torch's NaN
+    # stands, whatever a)
+    out = torch.special.gammainc(a, x).masked_fill(x == _math.inf, 1.0)
+    return torch.where(a > torch.clamp(x, max=0.0), out, _math.nan)
 
 
 # ===== segment reductions =============================================================

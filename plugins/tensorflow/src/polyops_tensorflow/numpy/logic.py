@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
+from .._compat import in_xla
 from ..core import TF_DTYPES
 from ._common import (
     _BOOL,
@@ -95,6 +96,25 @@ def _subnormal(h):
     return bool(np.logical_and(a < _TINY32, a > 0).any())
 
 
+@tf.custom_gradient
+def _nextafter_xla(x1, x2):
+    """The float32 patch below compiled by XLA, with the gradient its selects and tf's
+    NextAfter give (issue 21: 25 nodes that do work against tf's 14, this 12): the
+    cotangent in x1 where x1 is neither 0 nor x2, in x2 where they are equal."""
+    from .elementwise import _summed_to
+
+    zero = tf.constant(0, x1.dtype)
+    at0 = tf.equal(x1, zero)
+    w1 = tf.where(at0, zero, x1)
+    same = tf.equal(w1, x2)
+
+    def grad(g):
+        return (_summed_to(tf.where(tf.logical_or(at0, same), zero, g), x1.shape),
+                _summed_to(tf.where(same, g, zero), x2.shape))
+
+    return tf.where(same, x2, tf.math.nextafter(w1, x2)), grad
+
+
 def nextafter(x1, x2):
     # C's nextafter (x2 where x1 == x2), as tf.math.nextafter (float32, float64).  Its
     # float32 kernel is exact on subnormal inputs too, where the reference (and the
@@ -112,6 +132,8 @@ def nextafter(x1, x2):
             if not a.min(initial=np.inf) < _TINY32 or not (_subnormal(a) or _subnormal(
                     _host_view(x2))):
                 return tf.math.nextafter(x1, x2)
+        if in_xla() and x1.shape.is_fully_defined() and x2.shape.is_fully_defined():
+            return _nextafter_xla(x1, x2)
         zero = tf.constant(0, d)
         x1 = tf.where(tf.equal(x1, zero), zero, x1)
         return tf.where(tf.equal(x1, x2), x2, tf.math.nextafter(x1, x2))
