@@ -150,6 +150,76 @@ def test_variables_assigned_inside_jit(backend):
         assert int(count.numpy()) == 4
 
 
+def test_each_signature_keeps_its_outputs_variables_and_fallback(backend):
+    """What a trace decides holds for its signature alone: a new shape may return another
+    structure, read a Variable the others do not, or need tensor values (and run eagerly),
+    also where the compiler retraces by itself (jax: one compiled function serves every
+    signature of native tensors).  Seen signatures are not traced again."""
+    with polyops.use_backend(backend):
+        v = polyops.Variable(np.full((), 2.0, np.float32))
+
+        def fn(x):
+            if x.shape[0] == 2:
+                return ops.sin(x)
+            if x.shape[0] == 3:  # another structure, and a Variable only this shape reads
+                v.assign_add(1.0)
+                return [ops.sin(x), ops.multiply(x, v.value)]
+            if x.shape[0] == 4:
+                return ops.sin(x) if bool(ops.sum(x) > 0) else x  # needs values
+            return ops.sin(x)
+
+        jitted = polyops.jit(fn)
+        xs = {n: ops.convert_to_tensor(np.arange(1.0, n + 1, dtype=np.float32)) for n in (2, 3, 4)}
+        for round_ in range(2):
+            got2 = jitted(xs[2])
+            np.testing.assert_allclose(to_numpy(got2), np.sin(np.arange(1.0, 3.0)), rtol=1e-6)
+            got3 = jitted(xs[3])
+            assert isinstance(got3, list) and len(got3) == 2
+            np.testing.assert_allclose(to_numpy(got3[1]), np.arange(1.0, 4.0) * (3.0 + round_))
+            if round_ == 0:
+                traces = jitted.traces
+                if backend == "numpy":
+                    got4 = jitted(xs[4])
+                else:
+                    with pytest.warns(polyops.JitFallbackWarning, match="fn"):
+                        got4 = jitted(xs[4])
+            else:
+                got4 = jitted(xs[4])
+                assert jitted.traces == traces, "a seen signature was traced again"
+            np.testing.assert_allclose(to_numpy(got4), np.sin(np.arange(1.0, 5.0)), rtol=1e-6)
+        assert float(to_numpy(v.value)) == 4.0
+        assert jitted.cache_size() == (0 if backend == "numpy" else 3)
+        # more signatures of the same structure: one trace each, kept
+        traces = jitted.traces
+        for n in (5, 6, 5, 6, 2):
+            x = ops.convert_to_tensor(np.arange(1.0, n + 1, dtype=np.float32))
+            np.testing.assert_allclose(to_numpy(jitted(x)), np.sin(np.arange(1.0, n + 1)), rtol=1e-6)
+        assert jitted.cache_size() == (0 if backend == "numpy" else 5)
+        assert jitted.traces == traces + (0 if backend == "numpy" else 2)
+
+
+def test_a_retracing_compiler_serves_every_signature_from_one_entry(backend):
+    """jax.jit keys signatures itself (`Runtime.jit_retraces`): polyops.jit hands it native
+    tensors of any shape without keying them per call (one entry serves them all), yet
+    counts and keeps each signature as on the other backends; a signature whose trace
+    returns another static output gets an entry of its own."""
+    with polyops.use_backend(backend):
+        plain = polyops.jit(lambda x, y: ops.add(x, y))
+        sized = polyops.jit(lambda x, y: (ops.add(x, y), ops.shape(x)[0]))
+        for n in (2, 3, 4, 3, 2):
+            x = ops.convert_to_tensor(np.arange(n, dtype=np.float32))
+            np.testing.assert_array_equal(to_numpy(plain(x, x)), 2 * np.arange(n))
+            total, length = sized(x, x)
+            np.testing.assert_array_equal(to_numpy(total), 2 * np.arange(n))
+            assert length == n  # a static output, per signature
+        if backend == "numpy":
+            return
+        retraces = polyops._registry.get_backend(backend).runtime.jit_retraces
+        for jitted, entries in ((plain, 1 if retraces else 3), (sized, 3)):
+            assert jitted.traces == 3 and jitted.cache_size() == 3
+            assert len({id(e) for e in jitted._cache.values()}) == entries
+
+
 # ----- gradients ---------------------------------------------------------------------------------
 
 

@@ -106,6 +106,10 @@ class Runtime:
             shape and dtype together than ``(tensor.shape, tensor.dtype)``: `polyops.jit`
             keys its compiled signatures by it on every call (jax: ``Array.aval``, a
             tenth of the two properties).  It must tell apart what would trace differently.
+        jit_retraces: whether the function ``jit`` returns traces and compiles again by
+            itself for arguments of a new signature and keeps each (``jax.jit`` does).
+            `polyops.jit` then hands it positional tensors of any shape and dtype without
+            keying each call's signature itself (a third of its per-call Python on jax).
         set_x64: optional ``(enabled) -> None``, called when 64-bit mode
             (`polyops.config.enable_x64`) switches, and at load when it is on: for a framework
             with a 64-bit switch of its own (jax's ``jax_enable_x64``).  None: the framework
@@ -146,6 +150,7 @@ class Runtime:
     on_tape: Callable | None = None
     dtype_codes: Mapping[Any, str] | None = None
     jit_signature: Callable | None = None
+    jit_retraces: bool = False
     empty_tensors: bool = True
     set_x64: Callable[[bool], None] | None = None
     distribution: Any = None

@@ -240,6 +240,7 @@ RUNTIME = Runtime(
     on_tape=_on_tape,
     jit=_jit,
     jit_signature=operator.attrgetter("aval"),  # (shape, dtype, weak type: one cached read)
+    jit_retraces=True,  # (jax.jit keys its signatures in C++)
     device_scope=_device_scope,
     devices=_devices,
     set_x64=_set_x64,
