@@ -97,9 +97,13 @@ def _split_bounds(size, sections, exact):
 
 
 def _split(x, sections, axis, exact):
-    # static bounds: each piece a slice (a point below its predecessor gives an empty piece)
-    return [jax.lax.slice_in_dim(x, a, b, axis=axis)
-            for a, b in _split_bounds(x.shape[axis], sections, exact)]
+    bounds = _split_bounds(x.shape[axis], sections, exact)
+    if all(b[0] == a[1] for a, b in zip(bounds, bounds[1:])) and bounds[-1][1] == x.shape[axis]:
+        # pieces that tile the axis: one lax.split, whose transpose is one concatenate (the
+        # slices' is a zero pad per piece and their sum: 4x slower gradients at 256x256)
+        return list(jax.lax.split(x, [b - a for a, b in bounds], axis=axis))
+    # a point below its predecessor gives an empty piece, the next starts at that point
+    return [jax.lax.slice_in_dim(x, a, b, axis=axis) for a, b in bounds]
 
 
 @_jit(1, 2)
