@@ -821,8 +821,11 @@ torch i0 (torch.i0 in float64), pinv (torch.linalg.pinv), quantile (rows kept as
 interpolation branch chosen on the host when it is one), nanmean (masked_fill, sum, count),
 norm (vector_norm), cholesky_inverse; tensorflow under XLA custom gradients for heaviside,
 nextafter, floor_divide, hypot, cbrt, erfinv and det (eager paths unchanged).
-Timings: per op, the ratio is dominated by `polyops.jit`'s per-call Python (jax: 6 us
-against jax.jit's 3.6 us for a one-tensor function) where the op itself takes 20-50 us;
+Fifth pass: jax's split family one lax.split where the pieces tile the axis (gradient: one
+concatenate, not a zero pad per piece); `polyops.jit` per call on jax 1.6 us over jax.jit
+for one tensor in and out (was 2.9 us; 2.0 us for a list out, was 3.6 us): native tensors
+go straight to one jax.jit (`Runtime.jit_retraces`).  Where the op itself takes under
+~20 us (ops whose record cannot be scaled) that Python still shows in the ratio;
 torch.compile compiles for seconds, so few torch ops are timed."""
 
 
