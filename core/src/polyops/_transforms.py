@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import operator
 import os
 
 from . import _sparse, _tree, config
@@ -58,8 +59,11 @@ class _Entry:
         self.out_tree = None
         self.out_leaves = 0
         self.out_static: dict = {}
-        self.single = False  # one tensor out and no Variables: return it as it comes
-        self.finish = None  # else: flat outputs -> the result (`Jitted._outputs`, or less)
+        # the compiled function returns the result itself (one tensor out, no Variables, a
+        # retracing runtime's: jax.jit builds no tuple); else ``finish`` turns its flat
+        # outputs into the result (`Jitted._outputs`, or less)
+        self.single = False
+        self.finish = None
         self.stale: list = []  # Variables a trace outside __call__'s watch read, not given
         # A runtime that retraces by itself (`Runtime.jit_retraces`) serves several
         # signatures from one entry: ``shape`` is what their traces must agree on (output
@@ -155,12 +159,12 @@ class Jitted:
                     entry = self._cache.get(self._positional_key(backend, args))
                     if entry is not None and entry.compiled is not None:
                         try:
-                            flat = entry.compiled(*args) if entry.single else \
-                                entry.compiled(*[v._value for v in entry.variables], *args)
+                            flat = entry.compiled(*[v._value for v in entry.variables], *args) \
+                                if entry.variables else entry.compiled(*args)
                         except EagerOnlyError:
                             flat = None  # (a retrace that needs values: said below)
                         if flat is not None and not entry.stale:
-                            return flat[0] if entry.single else entry.finish(flat)
+                            return flat if entry.single else entry.finish(flat)
                         self._forget(entry)
         if self.static_argnums or self.static_argnames or kwargs:
             static_args = tuple(a for i, a in enumerate(args) if i in self.static_argnums)
@@ -219,7 +223,7 @@ class Jitted:
         if direct is not None and direct not in self._undirected:
             self._direct.setdefault(direct, entry)  # later signatures: `_call_direct`
         if entry.single:
-            return flat[0]  # (one tensor out: the common call, nothing else to do)
+            return flat  # (one tensor out: the common call, nothing else to do)
         return entry.finish(flat)
 
     def _positional_key(self, backend, args):
@@ -240,16 +244,16 @@ class Jitted:
         from the first one's gets an entry of its own.  Either ends the sharing."""
         traces = self.traces
         try:
-            flat = entry.compiled(*args) if entry.single else \
-                entry.compiled(*[v._value for v in entry.variables], *args)
+            flat = entry.compiled(*[v._value for v in entry.variables], *args) \
+                if entry.variables else entry.compiled(*args)
         except EagerOnlyError:
             flat = _AGAIN
         if self.traces == traces and flat is not _AGAIN:
-            return flat[0] if entry.single else entry.finish(flat)
+            return flat if entry.single else entry.finish(flat)
         key = self._positional_key(backend, args)
         if flat is not _AGAIN and not entry.stale and not entry.varying:
             self._cache[key] = entry  # one more signature of this entry
-            return flat[0] if entry.single else entry.finish(flat)
+            return flat if entry.single else entry.finish(flat)
         del self._direct[direct]
         self._undirected.add(direct)
         self._variables.extend(v for v in entry.stale if v not in self._variables)
@@ -257,7 +261,7 @@ class Jitted:
             entry.restore()  # (this signature: traced again by the general path)
             return _AGAIN
         own = self._cache[key] = entry.split()
-        return flat[0] if own.single else own.finish(flat)
+        return flat if own.single else own.finish(flat)
 
     def _forget(self, entry):
         """Drop ``entry``'s compiled function: its trace read the Variables in
@@ -339,15 +343,16 @@ class Jitted:
                 else:
                     dyn_out.append(core.convert_to_tensor(o.value if type(o) is Variable else o))
             new_values = [scope.values.get(v, f) for v, f in zip(variables, flat[:n])]
-            entry.single = entry.out_tree is _tree.LEAF and not n and not entry.out_static
+            entry.single = bare and entry.out_tree is _tree.LEAF and not n and not entry.out_static
             entry.finish = _finisher(entry)
             entry.shape = (entry.out_tree, tuple(entry.out_static.items()), tuple(variables))
             if entry.first is None:
                 entry.first = tuple(getattr(entry, n) for n in _RESULT)
             elif entry.shape != entry.first[-1]:
                 entry.varying = True
-            return tuple(new_values) + tuple(dyn_out)
+            return dyn_out[0] if entry.single else tuple(new_values) + tuple(dyn_out)
 
+        bare = entry.backend.runtime.jit_retraces  # (others' compilers want a tuple out)
         return pure
 
 
@@ -355,8 +360,10 @@ def _finisher(entry):
     """What turns ``entry``'s flat compiled outputs into the function's result: a flat
     list or tuple of tensors is rebuilt in one call (about 0.5 µs less than `_outputs`)."""
     td = entry.out_tree
-    if entry.variables or entry.out_static or td is _tree.LEAF:
+    if entry.variables or entry.out_static:
         return functools.partial(Jitted._outputs, entry)
+    if td is _tree.LEAF:
+        return operator.itemgetter(0)
     if td[0] in (list, tuple) and all(c is _tree.LEAF for c in td[1:]):
         return td[0]
     return functools.partial(_tree.unflatten, td)

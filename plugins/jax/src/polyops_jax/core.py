@@ -203,17 +203,16 @@ def _jit(fn):
     """``jax.jit``; a trace that needs concrete values (``bool``/``float`` of a tracer, a
     data-dependent shape such as ``unique``'s, a host computation) raises `EagerOnlyError`,
     on which core runs the function eagerly (its one policy, see polyops._transforms)."""
-    compiled = jax.jit(fn)
 
-    def call(*args):
+    def traced(*args):  # (the errors arise while tracing: jax.jit itself is what runs later)
         try:
-            return compiled(*args)
+            return fn(*args)
         except Exception as exc:
             if not _needs_values(exc):
                 raise
             raise EagerOnlyError(f"the trace needs tensor values ({_reason(exc)})") from exc
 
-    return call
+    return jax.jit(traced)
 
 
 def _needs_values(exc) -> bool:
