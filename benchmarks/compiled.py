@@ -5,6 +5,7 @@ the framework's own function; plus a transformer block and the MLP of suite.py.
     python benchmarks/compiled.py [--backend jax|tensorflow|torch ...] [--quick]
                                   [--only OP ...] [--torch-max N] [--no-time]
                                   [--json compiled.json] [--output COMPILED.md]
+                                  [--results RESULTS.md]
 
 Cases: per op the op-table record catalogue.py takes (the first float32 one), its input
 shapes scaled so that the largest input has about 256x256 elements (a record whose values
@@ -59,6 +60,7 @@ import suite  # noqa: E402  (timing)
 
 BACKENDS = ("jax", "tensorflow", "torch")
 ELEMS = 256 * 256
+BEGIN, END = "<!-- compiled: begin -->", "<!-- compiled: end -->"  # RESULTS.md's section
 catalogue.SIZES["compiled"] = ELEMS
 FULL = {"target": 0.004, "rounds": 7}
 QUICK = {"target": 0.001, "rounds": 3}
@@ -699,7 +701,15 @@ def spawn(backend, args):
         print(f"  [{backend}: {time.perf_counter() - t0:.0f} s]", file=sys.stderr)
         if not out.exists():
             return {"error": f"child exited {proc.returncode}:\n{proc.stderr[-3000:]}"}
-        return json.loads(out.read_text())
+        res = json.loads(out.read_text())
+        res["_run"] = {"at": f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M}",
+                       "quick": bool(args.quick)}
+        return res
+
+
+def _op_rows(res):
+    """(name, row) of each op of a backend's result (not the models, not the run's stamp)."""
+    return [(n, r) for n, r in sorted(res.items()) if not n.startswith(("model:", "_"))]
 
 
 def _size_cols(cell):
@@ -737,10 +747,8 @@ def report(all_res, args):
             lines.append(f"| {backend} | | | | | child failed | |")
             continue
         for kind in ("forward", "grad"):
-            rs = [(n, r[kind]["ratio"]) for n, r in res.items()
-                  if not n.startswith("model:") and "ratio" in r.get(kind, {})]
-            heavier = [n for n, r in res.items() if not n.startswith("model:")
-                       and _heavier(r.get(kind, {}))]
+            rs = [(n, r[kind]["ratio"]) for n, r in _op_rows(res) if "ratio" in r.get(kind, {})]
+            heavier = [n for n, r in _op_rows(res) if _heavier(r.get(kind, {}))]
             if rs:
                 s = _stats([r for _, r in rs])
                 worst = ", ".join(f"{n} {r:.2f}x" for n, r in sorted(rs, key=lambda t: -t[1])[:6])
@@ -748,6 +756,10 @@ def report(all_res, args):
                              f"{worst} | {len(heavier)}: {', '.join(heavier[:12])} |")
             else:
                 lines.append(f"| {backend} | {kind} | 0 | | | | {len(heavier)}: {', '.join(heavier[:12])} |")
+    runs = [f"{b} {r['_run']['at']} UTC{' (--quick)' if r['_run']['quick'] else ''}"
+            for b, r in all_res.items() if "_run" in r]
+    if runs:
+        lines += ["", "Each backend as last run: " + "; ".join(runs) + "."]
     lines += ["", NOTES]
     lines += ["", f"Models (target ≤{MODEL_TARGET}x): transformer block (layer norm, "
                   f"{BLOCK['heads']}-head attention, GELU MLP; batch {BLOCK['batch']}, "
@@ -775,9 +787,7 @@ def report(all_res, args):
                   "| op | source | fwd ratio | fwd graph polyops | fwd graph native | grad ratio | "
                   "grad graph polyops | grad graph native | native |",
                   "|---|---|---:|---|---|---:|---|---|---|"]
-        for name, r in sorted(res.items()):
-            if name.startswith("model:"):
-                continue
+        for name, r in _op_rows(res):
             if "forward" not in r:
                 lines.append(f"| {name} | {r.get('source', '')} | {r.get('status', '')} | | | | | | "
                              f"{r.get('native', '')} |")
@@ -847,6 +857,8 @@ def main(argv=None):
     p.add_argument("--torch-max", type=int, default=40)
     p.add_argument("--output", default=str(HERE / "COMPILED.md"))
     p.add_argument("--json", default=str(HERE / "compiled.json"))
+    p.add_argument("--results", default=str(HERE / "RESULTS.md"),
+                   help="the file whose compiled section gets the tables")
     p.add_argument("--child")
     args = p.parse_args(argv)
     cfg = QUICK if args.quick else FULL
@@ -865,10 +877,15 @@ def main(argv=None):
     for backend in args.backend or BACKENDS:
         all_res[backend] = spawn(backend, args)
     all_res = {b: all_res[b] for b in BACKENDS if b in all_res}
+    text = report(all_res, args)
     if not args.only:
         Path(args.json).write_text(json.dumps(all_res, indent=1))
-        Path(args.output).write_text(report(all_res, args))
-    text = report(all_res, args)
+        Path(args.output).write_text(text)
+        # RESULTS.md: the tables, the full lists stay in COMPILED.md
+        summary = text.split("<details>")[0].replace("# Compiled cost", "## Compiled cost", 1)
+        catalogue.write_section(
+            Path(args.results), f"{BEGIN}\n\n{summary.rstrip()}\n\nEvery op's row: "
+            f"[{Path(args.output).name}]({Path(args.output).name}).\n\n{END}", BEGIN, END)
     print(text if args.only else text.split("<details>")[0])
     return 0
 

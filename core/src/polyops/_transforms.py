@@ -96,8 +96,7 @@ _RESULT = ("out_tree", "out_leaves", "out_static", "single", "finish", "shape")
 _FLAT = [(tuple,) + (_tree.LEAF,) * n for n in range(17)]
 
 
-def _shape_dtype(x):
-    return x.shape, x.dtype
+_shape_dtype = operator.attrgetter("shape", "dtype")  # (the signature's default: no frame)
 
 
 class Jitted:
@@ -390,12 +389,14 @@ _EXACT: dict = {}
 
 def _signing(rt) -> tuple:
     """(the backend's tensor classes, for an exact ``type(x) in`` check per leaf; those
-    that hold sparse and dense tensors; the sparse contract), kept per runtime."""
+    that hold sparse and dense tensors, whose signature adds which this one is (none where
+    the runtime's ``jit_signature`` tells them apart itself); the sparse contract), kept
+    per runtime."""
     found = _EXACT.get(id(rt))
     if found is None or found[3] is not rt:
         c = _sparse.contract(rt)
-        found = _EXACT[id(rt)] = (frozenset(rt.tensor_types), () if c is None else c.shared,
-                                  c, rt)
+        shared = () if c is None or rt.jit_signature is not None else c.shared
+        found = _EXACT[id(rt)] = (frozenset(rt.tensor_types), shared, c, rt)
     return found[:3]
 
 
@@ -403,9 +404,9 @@ def _dense_key(x, rt):
     """A dense tensor's part of the signature, as the exact-type path of `Jitted.__call__`
     writes it."""
     t = type(x)
-    sig = (x.shape, x.dtype) if rt.jit_signature is None else rt.jit_signature(x)
-    c = _sparse.contract(rt)
-    return (t, sig, c.is_sparse(x)) if c is not None and t in c.shared else (t, sig)
+    sig = (rt.jit_signature or _shape_dtype)(x)
+    _, shared, c = _signing(rt)
+    return (t, sig, c.is_sparse(x)) if t in shared else (t, sig)
 
 
 def _leaf(x, i, rt, key):

@@ -105,7 +105,9 @@ class Runtime:
         jit_signature: optional ``tensor -> hashable``, a cheaper read of a native tensor's
             shape and dtype together than ``(tensor.shape, tensor.dtype)``: `polyops.jit`
             keys its compiled signatures by it on every call (jax: ``Array.aval``, a
-            tenth of the two properties).  It must tell apart what would trace differently.
+            tenth of the two properties).  It must tell apart what would trace differently:
+            for a class that holds sparse and dense tensors, the layout too (core then adds
+            nothing; without it core adds ``sparse.is_sparse(x)``).
         jit_retraces: whether the function ``jit`` returns traces and compiles again by
             itself for arguments of a new signature and keeps each (``jax.jit`` does).
             `polyops.jit` then hands it positional tensors of any shape and dtype without

@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import math
+import operator
 import warnings
 
 import numpy as np
@@ -280,6 +281,8 @@ RUNTIME = Runtime(
     custom_gradient=_custom_gradient,
     on_tape=_on_tape,
     jit=_jit,
+    # (one C call: sparse layouts are torch.Tensor too, so the layout is part of it)
+    jit_signature=operator.attrgetter("shape", "dtype", "layout"),
     device_scope=torch.device,  # as a context manager: the default device of new tensors
     devices=_devices,
     distribution="polyops_torch._distribution",  # imported on first use of polyops.distribution
