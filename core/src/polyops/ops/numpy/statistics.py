@@ -73,13 +73,11 @@ def _row_offsets(m, n):
 
 
 def _sort_rows(x2, m, n):
-    """Each row of (M, n) ``x2`` sorted ascending, NaN last (argsort + one flat take)."""
-    from .sorting import argsort
+    """Each row of (M, n) ``x2`` sorted ascending, NaN last (the sort op's contract: one
+    sort, where an argsort and a gather cost a compiled jax quantile 1.2x jnp's)."""
+    from .sorting import sort
 
-    idx = argsort(x2, axis=-1)
-    if m > 1:
-        idx = add(idx, reshape(_row_offsets(m, n), (m, 1)))
-    return reshape(take(x2, idx), (m, n))
+    return sort(x2, axis=-1)
 
 
 def _gather(s, pos, m, n):
