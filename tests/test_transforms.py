@@ -206,16 +206,19 @@ def test_a_retracing_compiler_serves_every_signature_from_one_entry(backend):
     with polyops.use_backend(backend):
         plain = polyops.jit(lambda x, y: ops.add(x, y))
         sized = polyops.jit(lambda x, y: (ops.add(x, y), ops.shape(x)[0]))
+        nested = polyops.jit(lambda x, pairs: ops.add(x, ops.multiply(*pairs[0])))  # (params)
         for n in (2, 3, 4, 3, 2):
             x = ops.convert_to_tensor(np.arange(n, dtype=np.float32))
             np.testing.assert_array_equal(to_numpy(plain(x, x)), 2 * np.arange(n))
+            np.testing.assert_array_equal(to_numpy(nested(x, [(x, x)])), np.arange(n) * (1 + np.arange(n)))
             total, length = sized(x, x)
             np.testing.assert_array_equal(to_numpy(total), 2 * np.arange(n))
             assert length == n  # a static output, per signature
         if backend == "numpy":
             return
         retraces = polyops._registry.get_backend(backend).runtime.jit_retraces
-        for jitted, entries in ((plain, 1 if retraces else 3), (sized, 3)):
+        for jitted, entries in ((plain, 1 if retraces else 3), (nested, 1 if retraces else 3),
+                                (sized, 3)):
             assert jitted.traces == 3 and jitted.cache_size() == 3
             assert len({id(e) for e in jitted._cache.values()}) == entries
 

@@ -151,11 +151,11 @@ class Jitted:
                     direct = (backend.name, len(args), config._FLOATX, config._X64)
                     entry = self._direct.get(direct)
                     if entry is not None:
-                        out = self._call_direct(entry, direct, backend, args)
+                        out = self._call_direct(entry, direct, None, args)
                         if out is not _AGAIN:
                             return out
                 else:
-                    entry = self._cache.get(self._positional_key(backend, args))
+                    entry = self._cache.get(self._tensor_key(None, backend, args))
                     if entry is not None and entry.compiled is not None:
                         try:
                             flat = entry.compiled(*[v._value for v in entry.variables], *args) \
@@ -178,6 +178,22 @@ class Jitted:
         # floatx and 64-bit mode change what a trace computes; a class holding sparse and
         # dense tensors (torch's) adds which this one is
         key = [backend.name, treedef, static_args, static_kw, config._FLOATX, config._X64]
+        if rt.jit_retraces and direct is None:
+            # nested tensors only (parameters in lists): one compiled function per structure
+            # and static arguments, as for flat positional tensors above
+            for x in leaves:
+                if type(x) not in exact:
+                    break
+            else:
+                try:
+                    direct = tuple(key)
+                    entry = self._direct.get(direct)
+                except TypeError:  # (unhashable static arguments: said below)
+                    direct = entry = None
+                if entry is not None:
+                    out = self._call_direct(entry, direct, key, leaves)
+                    if out is not _AGAIN:
+                        return out
         dynamic = []
         for i, x in enumerate(leaves):
             t = type(x)
@@ -225,22 +241,25 @@ class Jitted:
             return flat  # (one tensor out: the common call, nothing else to do)
         return entry.finish(flat)
 
-    def _positional_key(self, backend, args):
-        """The key the general path of `__call__` builds for positional tensors of the
-        backend's exact classes, without flattening them (the treedef of a flat tuple)."""
+    def _tensor_key(self, prefix, backend, tensors):
+        """The key the general path of `__call__` builds where every leaf is a tensor of
+        the backend's exact classes: ``prefix`` (None: that of flat positional tensors, the
+        treedef of a flat tuple) and each tensor's part."""
         shared, c, sign = self._shared, self._contract, self._sign
-        key = [backend.name, _FLAT[len(args)], (), (), config._FLOATX, config._X64]
-        for x in args:
+        key = list(prefix) if prefix is not None else \
+            [backend.name, _FLAT[len(tensors)], (), (), config._FLOATX, config._X64]
+        for x in tensors:
             t = type(x)
             key.append((t, sign(x), c.is_sparse(x)) if t in shared else (t, sign(x)))
         return tuple(key)
 
-    def _call_direct(self, entry, direct, backend, args):
+    def _call_direct(self, entry, direct, prefix, args):
         """Call a retracing runtime's compiled function, shared by every signature of
         ``direct`` (a new one is traced by the framework and keyed here, as the general
-        path would).  `_AGAIN`: the general path must take this call, because its trace
-        needs values or read Variables it was not given.  A trace whose result differs
-        from the first one's gets an entry of its own.  Either ends the sharing."""
+        path would, from ``prefix``: see `_tensor_key`).  `_AGAIN`: the general path must
+        take this call, because its trace needs values or read Variables it was not
+        given.  A trace whose result differs from the first one's gets an entry of its
+        own.  Either ends the sharing."""
         traces = self.traces
         try:
             flat = entry.compiled(*[v._value for v in entry.variables], *args) \
@@ -249,7 +268,7 @@ class Jitted:
             flat = _AGAIN
         if self.traces == traces and flat is not _AGAIN:
             return flat if entry.single else entry.finish(flat)
-        key = self._positional_key(backend, args)
+        key = self._tensor_key(prefix, entry.backend, args)
         if flat is not _AGAIN and not entry.stale and not entry.varying:
             self._cache[key] = entry  # one more signature of this entry
             return flat if entry.single else entry.finish(flat)
