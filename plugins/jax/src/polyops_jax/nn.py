@@ -363,7 +363,10 @@ def dot_product_attention(query, key, value, bias, mask, scale, is_causal, flash
     kf, vf = key.astype(wide), value.astype(wide)
     if scale is None:
         scale = 1.0 / _math.sqrt(h) if h else 1.0
-    logits = (_jnp.einsum("btkgh,bskh->bkgts", q, kf) * scale).reshape(b, n, t, s)
+    if g == 1:  # (no key groups: the einsum jax.nn writes, with no transpose of the logits)
+        logits = _jnp.einsum("btnh,bsnh->bnts", q.reshape(b, t, n, h), kf) * scale
+    else:
+        logits = (_jnp.einsum("btkgh,bskh->bkgts", q, kf) * scale).reshape(b, n, t, s)
     if bias is not None:
         logits = logits + bias.astype(wide)
     if attn_logits_soft_cap is not None:
@@ -381,6 +384,8 @@ def dot_product_attention(query, key, value, bias, mask, scale, is_causal, flash
         probs = e / _jnp.sum(e, 3, keepdims=True)
     else:
         probs = logits
+    if g == 1:
+        return _jnp.einsum("bnts,bsnh->btnh", probs, vf).astype(dtype)
     out = _jnp.einsum("bkgts,bskh->btkgh", probs.reshape(b, k, g, t, s), vf)
     return out.reshape(b, t, n, h).astype(dtype)
 
