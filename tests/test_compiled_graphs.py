@@ -61,8 +61,23 @@ def _cases():
         m = jnp.mean(x, -1, keepdims=True)
         return (x - m) * jax.lax.rsqrt(jnp.var(x, -1, keepdims=True) + 1e-5) * g + b
 
+    def block(mods, ln, attn, gelu):  # a transformer block (benchmarks/compiled.py's)
+        def f(x, g1, b1, wq, wk, wv, wo, w1, w2):
+            h = ln(x, g1, b1)
+            q, k, v = (mods.reshape(mods.matmul(h, m), (8, 64, 4, 32)) for m in (wq, wk, wv))
+            x = x + mods.matmul(mods.reshape(attn(q, k, v), (8, 64, 128)), wo)
+            return x + mods.matmul(gelu(mods.matmul(ln(x, g1, b1), w1)), w2)
+        return f
+
+    w = rng.standard_normal((128, 128)).astype(np.float32) / 11
+    w1 = rng.standard_normal((128, 512)).astype(np.float32) / 11
+
     # op: (polyops function, jax's function, inputs)
     return {
+        "block": (block(ops, lambda x, g, b: ops.layer_normalization(x, g, b, epsilon=1e-5),
+                        ops.dot_product_attention, ops.gelu),
+                  block(jnp, native_ln, jax.nn.dot_product_attention, jax.nn.gelu),
+                  (x, g, g, w, w * 0.5, w + 0.1, w, w1, w1.T.copy())),
         "gelu": (lambda x: ops.gelu(x), lambda x: jax.nn.gelu(x), (x,)),
         "gelu-exact": (lambda x: ops.gelu(x, approximate=False),
                        lambda x: jax.nn.gelu(x, approximate=False), (x,)),
@@ -81,7 +96,7 @@ def _cases():
 
 
 CASES = ("gelu", "gelu-exact", "softmax", "log_softmax", "layer_normalization",
-         "dot_product_attention", "logsumexp", "hard_sigmoid", "sparse_sigmoid")
+         "dot_product_attention", "logsumexp", "hard_sigmoid", "sparse_sigmoid", "block")
 
 
 @needs_jax
