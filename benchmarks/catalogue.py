@@ -10,8 +10,10 @@ leaves RESULTS.md, the plot and catalogue.json as they are (unless ``--json`` is
 
 The cases come from the op table (`polyops.testing`): per op, the first record that runs
 in float32 (else its first record).  Its input shapes are scaled so that the largest input
-has about 16x16 elements ("small") or 512x512 ("mid"); when the scaled call fails or the
-native disagrees there, the record's own shapes are used and the row says so.
+has about 16x16 elements ("small") or 512x512 ("mid"), or smaller where the result would
+exceed 16 times that (outer, kron, diag: the result then has about that size); when the
+scaled call fails or the native disagrees there, the record's own shapes are used and the
+row says so.
 
 The native is found by name, in order, in the framework's own namespaces (below), with
 Keras's keyword names translated (torch: ``axis`` -> ``dim``, ``keepdims`` -> ``keepdim``).
@@ -113,19 +115,27 @@ def _pick(name, records):
 
 def _case_inputs(rec, size):
     """(inputs as numpy arrays, dtype, scaled?) for one record at ``size`` (or unscaled).
-    A scaled case whose result would exceed 16x ``size`` elements (outer, kron...) is not
-    scaled."""
+    A case whose result would exceed 16x ``size`` elements at that size (outer, kron,
+    diag...) takes smaller inputs, a quarter at a time, until its result fits."""
     import dataclasses
+    import math
 
     from polyops.testing._records import make_inputs
 
     dtype = "float32" if "float32" in rec.dtypes else rec.dtypes[0]
     if size is not None and rec.make is None and rec.shapes:
-        shapes = _scaled_shapes(rec.shapes, SIZES[size])
-        if shapes is not None:
+        elems = SIZES[size]
+        while elems >= 16:
+            shapes = _scaled_shapes(rec.shapes, elems)
+            if shapes is None:
+                break
             scaled = dataclasses.replace(rec, shapes=shapes)
-            if _result_elems(scaled, dtype) <= 16 * SIZES[size]:
+            n = _result_elems(scaled, dtype)
+            if n <= 16 * SIZES[size]:
                 return make_inputs(scaled, dtype), dtype, True
+            if n == math.inf:
+                break
+            elems //= 4
     return make_inputs(rec, dtype), dtype, False
 
 
@@ -455,7 +465,8 @@ def report(all_res, args):
                  "Every op of the op table with a direct counterpart in the framework "
                  "(found by name in its own namespaces, and giving the same values on the case), "
                  "`polyops.ops.X` / the framework's call on the same native tensors, float32. "
-                 "small: the largest input about 16x16 elements; mid: about 512x512. "
+                 "small: the largest input about 16x16 elements; mid: about 512x512 (smaller inputs "
+                 "where the result would exceed 16 times that). "
                  "openvino: against the compiled model polyops itself runs, called directly. "
                  "Ops whose result size depends on values are listed apart (targets exclude them).")
     lines.append("")

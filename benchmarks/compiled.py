@@ -8,7 +8,8 @@ the framework's own function; plus a transformer block and the MLP of suite.py.
                                   [--results RESULTS.md]
 
 Cases: per op the op-table record catalogue.py takes (the first float32 one), its input
-shapes scaled so that the largest input has about 256x256 elements (a record whose values
+shapes scaled so that the largest input has about 256x256 elements (smaller where the
+result would exceed 16 times that, as in catalogue.py; a record whose values
 a function makes, within the op's domain, is tiled to that size where its inputs share one
 shape and the op stays finite on them; "tiled" in the table); the op counts as
 differentiable when the record has a float32 input and a float output (the rule of
