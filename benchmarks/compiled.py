@@ -352,9 +352,9 @@ def _tiled(rec, inputs, dtype, fn, rt, arrange):
     def finite(xs):
         ts = [rt.convert_to_tensor(a, dtype if a.dtype.kind == "f" else catalogue._canonical(a.dtype))
               for a in xs]
-        outs = _outs(fn(*rec.pre, *arrange(rec, ts), **dict(rec.kwargs)))
-        return all(np.isfinite(ops.convert_to_numpy(o)).all() for o in outs
-                   if np.asarray(ops.convert_to_numpy(o)).dtype.kind in "fc")
+        outs = [np.asarray(ops.convert_to_numpy(o))
+                for o in _outs(fn(*rec.pre, *arrange(rec, ts), **dict(rec.kwargs)))]
+        return all(np.isfinite(o).all() for o in outs if o.dtype.kind in "fc")
 
     try:
         if finite(inputs) and not finite(tiled):

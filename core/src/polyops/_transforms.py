@@ -268,9 +268,9 @@ class Jitted:
             flat = _AGAIN
         if self.traces == traces and flat is not _AGAIN:
             return flat if entry.single else entry.finish(flat)
-        key = self._tensor_key(prefix, entry.backend, args)
         if flat is not _AGAIN and not entry.stale and not entry.varying:
-            self._cache[key] = entry  # one more signature of this entry
+            # one more signature of this entry
+            self._cache[self._tensor_key(prefix, entry.backend, args)] = entry
             return flat if entry.single else entry.finish(flat)
         del self._direct[direct]
         self._undirected.add(direct)
@@ -278,7 +278,7 @@ class Jitted:
         if flat is _AGAIN or entry.stale:
             entry.restore()  # (this signature: traced again by the general path)
             return _AGAIN
-        own = self._cache[key] = entry.split()
+        own = self._cache[self._tensor_key(prefix, entry.backend, args)] = entry.split()
         return flat if own.single else own.finish(flat)
 
     def _forget(self, entry):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from polyops.plugin import reference
 
-from ._graph import T, axes_const, const, etype, ops, run1_dyn, to
+from ._graph import T, axes_const, etype, ops, run1_dyn, to
 from .numpy.indexing import pad as _pad
 
 _GRAY = np.array([0.2989, 0.5870, 0.1140], np.float32)

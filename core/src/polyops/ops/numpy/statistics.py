@@ -72,7 +72,7 @@ def _row_offsets(m, n):
     return reshape(arange(0, m * n, n, dtype="int32") if n else full((m,), 0, "int32"), (1, m))
 
 
-def _sort_rows(x2, m, n):
+def _sort_rows(x2):
     """Each row of (M, n) ``x2`` sorted ascending, NaN last (the sort op's contract: one
     sort, where an argsort and a gather cost a compiled jax quantile 1.2x jnp's)."""
     from .sorting import sort
@@ -141,7 +141,7 @@ def _quantile_rows(x2, m, n, qs, method, int_q, work, skip_nan):
     """
     k = len(qs)
     floating = _is_float(_dt(x2))
-    s = _sort_rows(x2, m, n)
+    s = _sort_rows(x2)
     if skip_nan and floating:
         counts = subtract(n, _sum(cast(_isnan(x2), "int32"), (1,)))  # (M,)
         sizes = np.arange(n + 1, dtype=np.int64)
@@ -283,7 +283,7 @@ def _median_family(name, skip_nan, doc):
         if n == 0 or m == 0:
             return full(out_shape, math.nan, dtype)
         floating = _is_float(_dt(x2))
-        s = _sort_rows(x2, m, n)
+        s = _sort_rows(x2)
         offsets = reshape(_row_offsets(m, n), (m,))
         if skip_nan and floating:
             counts = subtract(n, _sum(cast(_isnan(x2), "int32"), (1,)))
