@@ -58,8 +58,12 @@ def test_fast_path_is_one_python_frame():
     straight to a C kernel: numpy's ufuncs are called with no entry frame between."""
     with polyops.use_backend("numpy"):
         a = ops.convert_to_tensor(np.ones((4, 3), "float32"))
+        # (reciprocal, fmax, trunc: kernels with a float16 branch, whose fast variant is
+        # the ufunc itself: `SplitKernel`)
         for call, frames in ((lambda: ops.add(a, a), ["add"]), (lambda: ops.exp(a), ["exp"]),
-                             (lambda: ops.multiply(a, a), ["multiply"])):
+                             (lambda: ops.multiply(a, a), ["multiply"]),
+                             (lambda: ops.reciprocal(a), ["reciprocal"]),
+                             (lambda: ops.fmax(a, a), ["fmax"]), (lambda: ops.trunc(a), ["trunc"])):
             call()  # the first call builds the op's entry (registry: lazily)
             assert _python_frames(call) == frames
 
@@ -94,6 +98,8 @@ def test_every_fast_path_family_skips_the_entry(family, backend):
         assert not general & set(entered), entered
         if backend == "numpy":  # the inline path: no entry function at all
             assert not {"single", "pair", "triple", "seq", "create"} & set(entered), entered
+        if family == "create":  # no operand: no sparse-operand guard either (torch)
+            assert "guarded" not in entered, entered
 
 
 @pytest.mark.parametrize("name", ["numpy", "jax", "torch"])

@@ -493,8 +493,10 @@ def guard(op, kernel, backend):
     composition of ops would carry the sparse tensor through them): a sparse operand
     raises `SparseOperand`, then `rescue`."""
     c = contract(backend.runtime)
-    if kernel is None or c is None or not c.shared or op.tree:
-        return kernel  # (control flow hands its operands to the user's functions as they are)
+    if kernel is None or c is None or not c.shared or op.tree or not op.tensor_slots:
+        # (control flow hands its operands to the user's functions as they are; creation
+        # ops take no tensor to check)
+        return kernel
     if op.name not in c.guarded and getattr(kernel, "__wrapped__", kernel) is not op.ref:
         return kernel
     from ._op import NonEmpty, SplitKernel

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import _LOW_FLOATS, _is_float
+from polyops.plugin import SplitKernel
+
+from ._common import _LOW_FLOATS, _NUMPY_DTYPES, _is_float
+
+_NOT_LOW = tuple(d for d in _NUMPY_DTYPES if d != "float16")  # (bfloat16: not NumPy's)
 
 
 # ----- catalogue primitive ------------------------------------------------------------
@@ -19,7 +23,8 @@ arctan2 = np.arctan2
 def _in_float32(np_fn):
     """np_fn, computed in float32 for float16/bfloat16 and rounded once, for ops without
     a compute dtype (NumPy's float16 loops do the same; ml_dtypes lacks some of these
-    ufuncs for bfloat16)."""
+    ufuncs for bfloat16).  A `SplitKernel`: the fast paths call the ufunc itself for
+    the other dtypes (reciprocal on 16x16: 0.61 -> 0.45 us, the ufunc 0.31)."""
 
     def kernel(*xs):
         d = xs[0].dtype
@@ -28,7 +33,7 @@ def _in_float32(np_fn):
         return np_fn(*xs)
 
     kernel.__name__ = np_fn.__name__
-    return kernel
+    return SplitKernel(np_fn, kernel, _NOT_LOW)
 
 
 # float16/bfloat16 operands of these arrive as float32 (compute="float32")
@@ -137,10 +142,13 @@ def i0(x):
 _trunc = _in_float32(np.trunc)
 
 
-def trunc(x):
+def _trunc_any(x):
     if x.dtype.kind == "f" and x.dtype not in _LOW_FLOATS:  # the common case: one call
         return np.trunc(x)
     return _trunc(x) if _is_float(x) else x.copy()
+
+
+trunc = SplitKernel(np.trunc, _trunc_any, ("float32", "float64"))
 
 
 def divide_no_nan(x1, x2):
