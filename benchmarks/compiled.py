@@ -59,7 +59,7 @@ sys.path.insert(0, str(HERE))
 import catalogue  # noqa: E402  (cases and natives)
 import suite  # noqa: E402  (timing)
 
-BACKENDS = ("jax", "tensorflow", "torch")
+BACKENDS = ("jax", "tensorflow", "torch", "openvino")  # openvino: the block's forward only
 ELEMS = 256 * 256
 BEGIN, END = "<!-- compiled: begin -->", "<!-- compiled: end -->"  # RESULTS.md's section
 catalogue.SIZES["compiled"] = ELEMS
@@ -690,12 +690,15 @@ def _model(which, fw, cfg, timed):
 def spawn(backend, args):
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "result.json"
-        cmd = [sys.executable, str(Path(__file__).resolve()), "--child", backend, "--json", str(out),
-               "--torch-max", str(args.torch_max)]
-        for o in args.only or ():
-            cmd += ["--only", o]
-        cmd += ["--quick"] if args.quick else []
-        cmd += ["--no-time"] if args.no_time else []
+        if backend == "openvino":  # (no compiler of single ops to compare with: the block)
+            cmd = [sys.executable, str(HERE / "openvino_block.py"), "--json", str(out)]
+        else:
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--child", backend, "--json",
+                   str(out), "--torch-max", str(args.torch_max)]
+            for o in args.only or ():
+                cmd += ["--only", o]
+            cmd += ["--quick"] if args.quick else []
+            cmd += ["--no-time"] if args.no_time else []
         env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -747,6 +750,8 @@ def report(all_res, args):
         if "error" in res:
             lines.append(f"| {backend} | | | | | child failed | |")
             continue
+        if not _op_rows(res):  # (openvino: the block only)
+            continue
         for kind in ("forward", "grad"):
             rs = [(n, r[kind]["ratio"]) for n, r in _op_rows(res) if "ratio" in r.get(kind, {})]
             heavier = [n for n, r in _op_rows(res) if _heavier(r.get(kind, {}))]
@@ -766,7 +771,10 @@ def report(all_res, args):
                   f"{BLOCK['heads']}-head attention, GELU MLP; batch {BLOCK['batch']}, "
                   f"{BLOCK['tokens']} tokens, width {BLOCK['width']}) and the MLP of suite.py "
                   f"({suite.MLP_LAYERS} layers, batch {suite.MLP_BATCH}, width {suite.MLP_WIDTH}); "
-                  "grad: with respect to the parameters.", "",
+                  "grad: with respect to the parameters. openvino: the block's forward as one "
+                  "model recorded by `polyops.jit` against the same block built with openvino's "
+                  "opset (`benchmarks/openvino_block.py`; target ≤1.1x), graph size in runtime "
+                  "nodes.", "",
               "| backend | model | kind | native | polyops | ratio | graph polyops | graph native |",
               "|---|---|---|---:|---:|---:|---|---|"]
     for backend, res in all_res.items():
@@ -775,6 +783,8 @@ def report(all_res, args):
             if not r:
                 continue
             for kind in ("forward", "grad"):
+                if kind not in r and backend == "openvino":  # (the forward only)
+                    continue
                 c = r.get(kind, {})
                 gp, gn = _size_cols(c)
                 t = ([suite.fmt_t(c["t_native"]), suite.fmt_t(c["t_polyops"]), f"{c['ratio']:.2f}x"]
@@ -783,6 +793,8 @@ def report(all_res, args):
     for backend, res in all_res.items():
         if "error" in res:
             lines += ["", f"### {backend}", "", "```", res["error"][-1500:], "```"]
+            continue
+        if not _op_rows(res):
             continue
         lines += ["", f"<details><summary>{backend}: every op</summary>", "",
                   "| op | source | fwd ratio | fwd graph polyops | fwd graph native | grad ratio | "

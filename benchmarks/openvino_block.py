@@ -3,13 +3,19 @@ under `polyops.jit` on openvino, one recorded model, against the same block buil
 with openvino's opset (MVN, ScaledDotProductAttention, Gelu "tanh", MatMul) and compiled
 with the plugin's configuration (f32 inference precision, latency hint).  The parameters
 are model inputs on both sides.  Prints the largest difference between the two results
-and the median of 7 ratios of 30-call means.  Target: within 1.1x.
+and the median of 7 ratios of 30-call means.  Target: within 1.1x.  Graph size: the
+nodes of each compiled model's runtime graph (after the CPU plugin's own fusions).
+``--json PATH`` writes the row `compiled.py` puts in its models table (it runs this
+script for ``--backend openvino``).
 
-    python benchmarks/openvino_block.py
+    python benchmarks/openvino_block.py [--json PATH]
 """
 
 from __future__ import annotations
 
+import argparse
+import gc
+import json
 import statistics
 import sys
 import time
@@ -60,7 +66,22 @@ def _mean_time(f, n=30):
     return (time.perf_counter() - t0) / n
 
 
-def main():
+def _runtime_nodes(compiled_model):
+    return len(compiled_model.get_runtime_model().get_ordered_ops())
+
+
+def _recorded_models():
+    """The compiled models polyops.jit recorded on openvino, in this process."""
+    from polyops_openvino import _jit
+
+    return [m.compiled for j in gc.get_objects() if isinstance(j, _jit.Jit)
+            for m in j.models.values() if m.compiled is not None]
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--json")
+    args = p.parse_args(argv)
     import polyops
     from polyops import ops
 
@@ -85,9 +106,19 @@ def main():
         t_poly = _mean_time(lambda: jitted(*tensors))
         t_native = _mean_time(native)
         ratios.append(t_poly / t_native)
+    recorded = _recorded_models()
+    poly_nodes = _runtime_nodes(recorded[0]) if len(recorded) == 1 else None
+    ratio = statistics.median(ratios)
     print(f"openvino block forward: polyops.jit {t_poly * 1e3:.3f} ms, hand-built model "
-          f"{t_native * 1e3:.3f} ms ({nodes} nodes): {statistics.median(ratios):.3f}x "
-          f"(target <=1.1x); largest difference {diff:.2e}")
+          f"{t_native * 1e3:.3f} ms ({nodes} nodes): {ratio:.3f}x "
+          f"(target <=1.1x); largest difference {diff:.2e}; runtime graph nodes: polyops "
+          f"{poly_nodes} ({len(recorded)} model), native {_runtime_nodes(model)}")
+    if args.json:
+        cell = {"t_native": t_native, "t_polyops": t_poly, "ratio": ratio, "diff": diff}
+        if poly_nodes is not None:
+            cell["size"] = {"polyops": {"runtime nodes": poly_nodes},
+                            "native": {"runtime nodes": _runtime_nodes(model)}}
+        Path(args.json).write_text(json.dumps({"model:block": {"forward": cell}}))
     return 0
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from ._graph import HALF_TYPES, T, const, copy, etype, ops, padded, run1, run1_dyn, to
+from ._graph import (HALF_TYPES, T, axes_const, const, copy, etype, ops, padded, run1,
+                     run1_dyn, to)
 
 _FLOAT = frozenset({T.f16, T.bf16, T.f32, T.f64})
 _NARROW = frozenset({T.i8, T.i16, T.u8, T.u16})
@@ -94,6 +97,63 @@ gelu = _activation("gelu", _gelu_make)
 # (hsigmoid maps NaN to 0 and log_softmax differs from NumPy's formula along an axis with
 # +-inf or NaN: hard_sigmoid and log_softmax use core's references.)
 hard_silu = _activation("hard_silu", lambda x: ops.hswish(x))
+
+
+# ===== layer normalization, attention =====
+# OpenVINO's fused nodes (MVN, ScaledDotProductAttention), so that a model recorded by
+# `polyops.jit` has them too (a transformer block's forward: 1.13x -> see RESULTS.md,
+# against the same block built with the opset); core's references for the rest.
+
+
+def layer_normalization(x, gamma, beta, axis, epsilon, rms_scaling):
+    if rms_scaling or x.dtype != np.float32:  # (float16/bfloat16 arrive as float32)
+        from polyops.plugin import reference
+
+        return reference("layer_normalization")(x, gamma, beta, axis, epsilon, rms_scaling)
+    nd = x.ndim
+    # gamma/beta of x's rank broadcast as they are; shaped as x's dims on axis, they gain
+    # size-1 dims around them (unsqueeze: no dim of the input in the model)
+    lift = [i for i in range(nd) if i not in axis]
+    given = tuple(v is not None for v in (gamma, beta))
+
+    def build(node, *gb):
+        y = ops.mvn(node, axes_const(list(axis)), True, epsilon, "inside_sqrt")
+        gb = iter(gb)
+        for used, op in zip(given, (ops.multiply, ops.add)):
+            if used:
+                v = next(gb)
+                if v.get_output_partial_shape(0).rank.get_length() != nd and lift:
+                    v = ops.unsqueeze(v, axes_const(lift))
+                y = op(y, v)
+        return y
+
+    return run1_dyn(("layer_normalization", axis, epsilon, given), build, x,
+                    *(v for v in (gamma, beta) if v is not None))
+
+
+def dot_product_attention(query, key, value, bias, mask, scale, is_causal, flash_attention,
+                          attn_logits_soft_cap):
+    b, t, n, h = query.shape
+    s, k = key.shape[1], key.shape[2]
+    if (bias is not None or mask is not None or attn_logits_soft_cap is not None or n != k
+            or query.dtype != np.float32 or (is_causal and t > s)):
+        # (a causal t > s has rows with no key: the reference's large-negative logits)
+        from polyops.plugin import reference
+
+        return reference("dot_product_attention")(query, key, value, bias, mask, scale,
+                                                  is_causal, flash_attention, attn_logits_soft_cap)
+    if scale is None:
+        scale = 1.0 / math.sqrt(h) if h else 1.0
+    perm = axes_const([0, 2, 1, 3])
+
+    def build(q, kk, v):
+        q, kk, v = (ops.transpose(z, perm) for z in (q, kk, v))  # (B, N, T, H)
+        out = ops.scaled_dot_product_attention(q, kk, v, None, const(scale, T.f32),
+                                               causal=is_causal)
+        return ops.transpose(out, perm)
+
+    return run1_dyn(("dot_product_attention", float(scale), bool(is_causal)), build,
+                    query, key, value)
 
 
 # ===== conv and pools =====
