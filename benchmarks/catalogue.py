@@ -284,7 +284,8 @@ def _one(backend, rt, name, fn, rec, size, cfg, sync, arrange):
         args = (*rec.pre, *arrange(rec, tensors))
         kwargs = dict(rec.kwargs)
         if _value_dependent(rec, inputs):
-            res = _time_pair(backend, rt, name, fn, args, kwargs, rec, cfg, sync, dtype)
+            res = _time_pair(backend, rt, name, fn, args, kwargs, rec, cfg, sync, dtype,
+                             floor=size == "small")
             res["value_dependent"] = True
             res["scaled"] = scaled
             return res
@@ -294,7 +295,8 @@ def _one(backend, rt, name, fn, rec, size, cfg, sync, arrange):
             if attempt is not None:
                 continue
             return {"status": "polyops fails (" + suite._err(exc) + ")"}
-        res = _time_pair(backend, rt, name, fn, args, kwargs, rec, cfg, sync, dtype, want)
+        res = _time_pair(backend, rt, name, fn, args, kwargs, rec, cfg, sync, dtype, want,
+                         floor=size == "small")
         if res.get("status", "").startswith("differs") and attempt is not None:
             continue
         res["scaled"] = scaled
@@ -307,7 +309,10 @@ def _canonical(nd):
     return "bool" if nd == np.bool_ else str(nd)
 
 
-def _time_pair(backend, rt, name, fn, args, kwargs, rec, cfg, sync, dtype, want=None):
+def _time_pair(backend, rt, name, fn, args, kwargs, rec, cfg, sync, dtype, want=None,
+               floor=False):
+    """polyops against the native call; with ``floor``, also a Python function that only
+    forwards its arguments to the native (`_forwarder`)."""
     if backend == "openvino":
         native, label = _ov_native(fn, args, kwargs)
         if native is None:
@@ -333,13 +338,34 @@ def _time_pair(backend, rt, name, fn, args, kwargs, rec, cfg, sync, dtype, want=
             return {"status": "differs", "native": label}
     poly = _bound(fn, args, kwargs)
     nat = _bound(native, nargs, nkw)
-    r = suite.bench({"native": (_blocked(nat, sync), ()),
-                     "polyops": (_blocked(poly, sync), ())}, cfg)
+    contenders = {"native": (_blocked(nat, sync), ()), "polyops": (_blocked(poly, sync), ())}
+    if floor:
+        contenders["forwarder"] = (_blocked(_bound(_forwarder(native, nargs, nkw), nargs, nkw),
+                                            sync), ())
+    r = suite.bench(contenders, cfg)
     if "rounds" not in r["native"] or "rounds" not in r["polyops"]:
         return {"status": "timing failed", "native": label}
     ratios = [p / n for p, n in zip(r["polyops"]["rounds"], r["native"]["rounds"])]
-    return {"native": label, "t_native": r["native"]["median"], "t_polyops": r["polyops"]["median"],
-            "ratio": statistics.median(ratios)}
+    out = {"native": label, "t_native": r["native"]["median"], "t_polyops": r["polyops"]["median"],
+           "ratio": statistics.median(ratios)}
+    if "rounds" in r.get("forwarder", {}):
+        fw = r["forwarder"]["rounds"]
+        out["t_forwarder"] = r["forwarder"]["median"]
+        out["forwarder_ratio"] = statistics.median(f / n for f, n in zip(fw, r["native"]["rounds"]))
+        out["over_forwarder"] = statistics.median(p / f for p, f in zip(r["polyops"]["rounds"], fw))
+    return out
+
+
+def _forwarder(native, args, kwargs):
+    """A Python function of the call's arity that only passes its arguments on to
+    ``native``: the least any Python layer over the framework adds (one frame, its
+    arguments bound), the floor under polyops's small-input ratios."""
+    pos = [f"a{i}" for i in range(len(args))]
+    params = ", ".join(pos + [f"{k}=None" for k in kwargs])
+    call = ", ".join(pos + [f"{k}={k}" for k in kwargs])
+    ns = {"native": native}
+    exec(f"def forward({params}):\n    return native({call})\n", ns)  # noqa: S102 - our text
+    return ns["forward"]
 
 
 def _positional(fn, args, kwargs):
@@ -444,10 +470,23 @@ def summary(res, size):
     if not rs:
         return None
     worst = sorted(timed, key=lambda t: -t[2]["ratio"])
-    return {"n": len(rs), "median": statistics.median(rs), "p90": _pct(rs, 0.9),
-            "worst": worst[0][2]["ratio"], "worst_list": [(n, c["ratio"]) for n, _, c in worst[:8]],
-            "value_dependent": [(n, c["ratio"]) for n, _, c in value_dep],
-            "constant": [(n, c["ratio"]) for n, _, c in constant], "other": len(other)}
+    out = {"n": len(rs), "median": statistics.median(rs), "p90": _pct(rs, 0.9),
+           "worst": worst[0][2]["ratio"], "worst_list": [(n, c["ratio"]) for n, _, c in worst[:8]],
+           "value_dependent": [(n, c["ratio"]) for n, _, c in value_dep],
+           "constant": [(n, c["ratio"]) for n, _, c in constant], "other": len(other)}
+    fw = [(n, c) for n, _, c in timed if "forwarder_ratio" in c]
+    if fw:
+        floor = [c["forwarder_ratio"] for _, c in fw]
+        over = sorted(fw, key=lambda t: -t[1]["over_forwarder"])
+        out["forwarder"] = {
+            "n": len(fw), "median": statistics.median(floor), "p90": _pct(floor, 0.9),
+            "over_median": statistics.median(c["over_forwarder"] for _, c in fw),
+            "over_p90": _pct([c["over_forwarder"] for _, c in fw], 0.9),
+            "over_worst": [(n, c["over_forwarder"]) for n, c in over[:8]],
+            # what a forwarder's frame costs, and what polyops adds, per call
+            "frame_us": statistics.median((c["t_forwarder"] - c["t_native"]) * 1e6 for _, c in fw),
+            "extra_us": statistics.median((c["t_polyops"] - c["t_native"]) * 1e6 for _, c in fw)}
+    return out
 
 
 def _verdict(s, size):
@@ -484,6 +523,26 @@ def report(all_res, args):
             lines.append(f"| {backend} | {size} | {s['n']} | {s['median']:.2f}x | {s['p90']:.2f}x | "
                          f"{s['worst']:.2f}x | {_verdict(s, size)} | {worst} |")
     lines.append("")
+    lines.append("The floor under the small-input ratios: each small case is also timed through "
+                 "a *forwarder*, a Python function of the call's arity that does nothing but pass "
+                 "its arguments on to the native function (`_forwarder`), the least any Python "
+                 "layer over the framework can add. Its ratio to the native is the floor; "
+                 "polyops / forwarder is what polyops adds above that floor (its checks, "
+                 "conversions and the kernel's contract).")
+    lines.append("")
+    lines.append("| backend | ops | polyops p90 | forwarder median | forwarder p90 | "
+                 "polyops / forwarder median | polyops / forwarder p90 | per call: forwarder's "
+                 "frame, polyops's extra (medians) | most above the forwarder |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---|---|")
+    for backend, res in all_res.items():
+        s = summary(res, "small") if "error" not in res and "small" in args.size else None
+        if s and "forwarder" in s:
+            f = s["forwarder"]
+            worst = ", ".join(f"{n} {r:.2f}x" for n, r in f["over_worst"])
+            lines.append(f"| {backend} | {f['n']} | {s['p90']:.2f}x | {f['median']:.2f}x | "
+                         f"{f['p90']:.2f}x | {f['over_median']:.2f}x | {f['over_p90']:.2f}x | "
+                         f"{f['frame_us']:.2f} µs, {f['extra_us']:.2f} µs | {worst} |")
+    lines.append("")
     lines.append("Value-dependent result sizes (each needs the values on the host, or a "
                  "size computed from them, before the result can be allocated):")
     lines.append("")
@@ -512,8 +571,10 @@ def report(all_res, args):
             continue
         lines += [f"<details><summary>{backend}: every op</summary>", ""]
         lines.append("| op | source | " + " | ".join(
-            f"{s} native | {s} polyops | {s} ratio" for s in args.size) + " | native function |")
-        lines.append("|---|---|" + "---:|---:|---:|" * len(args.size) + "---|")
+            f"{s} native | {s} polyops | {s} ratio" + (" | small forwarder" if s == "small" else "")
+            for s in args.size) + " | native function |")
+        lines.append("|---|---|" + "|".join("---:|---:|---:" + ("|---:" if s == "small" else "")
+                                            for s in args.size) + "|---|")
         for name, row in sorted(res.items()):
             if not isinstance(row, dict) or "family" not in row:
                 continue
@@ -524,9 +585,11 @@ def report(all_res, args):
                     mark = "" if c.get("scaled", True) else " (record shape)"
                     cells += [suite.fmt_t(c["t_native"]), suite.fmt_t(c["t_polyops"]),
                               f"**{c['ratio']:.2f}x**{mark}"]
+                    if size == "small":
+                        cells.append(f"{c['forwarder_ratio']:.2f}x" if "forwarder_ratio" in c else "")
                     native = c.get("native", native)
                 else:
-                    cells += ["", "", c.get("status", "")]
+                    cells += ["", "", c.get("status", "")] + ([""] if size == "small" else [])
                     native = native or c.get("native", "")
             lines.append(f"| {name} | {row['source']} | " + " | ".join(cells) + f" | {native} |")
         lines += ["", "</details>", ""]
