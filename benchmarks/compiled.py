@@ -849,7 +849,10 @@ concatenate, not a zero pad per piece); `polyops.jit` per call on jax 1.6 us ove
 for one tensor in and out (was 2.9 us; 2.0 us for a list out, was 3.6 us): native tensors
 go straight to one jax.jit (`Runtime.jit_retraces`).  Where the op itself takes under
 ~20 us (ops whose record cannot be scaled) that Python still shows in the ratio;
-torch.compile compiles for seconds, so few torch ops are timed."""
+torch.compile compiles for seconds, so few torch ops are timed.
+Sixth pass: openvino layer_normalization and dot_product_attention as the opset's MVN and
+ScaledDotProductAttention nodes (eager and in the model `polyops.jit` records; the tests
+guard the recorded nodes, with gelu's Gelu)."""
 
 
 def _heavier(cell):
