@@ -3,12 +3,13 @@ gradient of ``sum(op(x))``, under `polyops.jit` against the framework's own comp
 the framework's own function; plus a transformer block and the MLP of suite.py.
 
     python benchmarks/compiled.py [--backend jax|tensorflow|torch ...] [--quick]
-                                  [--only OP ...] [--torch-max N] [--no-time]
+                                  [--only OP ...] [--torch-max N] [--no-time] [--side N]
                                   [--json compiled.json] [--output COMPILED.md]
                                   [--results RESULTS.md]
 
 Cases: per op the op-table record catalogue.py takes (the first float32 one), its input
-shapes scaled so that the largest input has about 256x256 elements (smaller where the
+shapes scaled so that the largest input has about 512x512 elements (``--side``; the
+catalogue's mid size, where an op's own work outweighs a call's dispatch; smaller where the
 result would exceed 16 times that, as in catalogue.py; a record whose values
 a function makes, within the op's domain, is tiled to that size where its inputs share one
 shape and the op stays finite on them; "tiled" in the table); the op counts as
@@ -60,7 +61,7 @@ import catalogue  # noqa: E402  (cases and natives)
 import suite  # noqa: E402  (timing)
 
 BACKENDS = ("jax", "tensorflow", "torch", "openvino")  # openvino: the block's forward only
-ELEMS = 256 * 256
+ELEMS = 512 * 512  # (--side: set in the child before any case is made)
 BEGIN, END = "<!-- compiled: begin -->", "<!-- compiled: end -->"  # RESULTS.md's section
 catalogue.SIZES["compiled"] = ELEMS
 FULL = {"target": 0.004, "rounds": 7}
@@ -699,6 +700,7 @@ def spawn(backend, args):
                 cmd += ["--only", o]
             cmd += ["--quick"] if args.quick else []
             cmd += ["--no-time"] if args.no_time else []
+            cmd += ["--side", str(args.side)]
         env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -707,7 +709,7 @@ def spawn(backend, args):
             return {"error": f"child exited {proc.returncode}:\n{proc.stderr[-3000:]}"}
         res = json.loads(out.read_text())
         res["_run"] = {"at": f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M}",
-                       "quick": bool(args.quick)}
+                       "quick": bool(args.quick), "side": args.side}
         return res
 
 
@@ -739,7 +741,8 @@ def report(all_res, args):
                     "(timings are noisy; graph sizes are not). ")
                  + "Per op: the forward and the "
                  "gradient of the sum of its float outputs, `polyops.jit` of polyops code against the "
-                 "framework's compiler on its own function, float32, the largest input about 256x256. "
+                 f"framework's compiler on its own function, float32, the largest input about "
+                 f"{args.side}x{args.side}. "
                  "Graph size: jax `jaxpr equations / optimized-HLO entry ops` (kernels), tensorflow "
                  "`graph nodes that do work / all nodes` (traced under XLA, as both are compiled), "
                  "torch aten-graph calls (make_fx); polyops beside native; **bold**: polyops's "
@@ -763,6 +766,7 @@ def report(all_res, args):
             else:
                 lines.append(f"| {backend} | {kind} | 0 | | | | {len(heavier)}: {', '.join(heavier[:12])} |")
     runs = [f"{b} {r['_run']['at']} UTC{' (--quick)' if r['_run']['quick'] else ''}"
+            f"{'' if r['_run'].get('side', 256) == args.side else ' (side ' + str(r['_run'].get('side', 256)) + ')'}"
             for b, r in all_res.items() if "_run" in r]
     if runs:
         lines += ["", "Each backend as last run: " + "; ".join(runs) + "."]
@@ -871,6 +875,8 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true")
     p.add_argument("--no-time", action="store_true", help="graph sizes only")
     p.add_argument("--torch-max", type=int, default=40)
+    p.add_argument("--side", type=int, default=512,
+                   help="inputs scaled to about SIDE x SIDE elements (default 512)")
     p.add_argument("--output", default=str(HERE / "COMPILED.md"))
     p.add_argument("--json", default=str(HERE / "compiled.json"))
     p.add_argument("--results", default=str(HERE / "RESULTS.md"),
@@ -878,6 +884,8 @@ def main(argv=None):
     p.add_argument("--child")
     args = p.parse_args(argv)
     cfg = QUICK if args.quick else FULL
+    global ELEMS
+    ELEMS = catalogue.SIZES["compiled"] = args.side * args.side
     if args.child:
         from polyops._op import every_op
 
