@@ -97,8 +97,11 @@ def gammainc(a, x):
     # nor a = inf with x = NaN, and NaN for gammainc(inf, inf)
     # (a > min(x, 0): a > 0 where x >= 0, false where x is NaN; where x < 0 torch's NaN
     # stands, whatever a)
-    out = torch.special.gammainc(a, x).masked_fill(x == _math.inf, 1.0)
-    return torch.where(a > torch.clamp(x, max=0.0), out, _math.nan)
+    # (isposinf: ``x == inf`` wraps the Python float in a tensor first, 3x the cost on a
+    # small input; the fill in place: the result is fresh, of the broadcast shape, and
+    # igamma's derivative reads its operands only; clamp_max: no keyword to parse)
+    out = torch.special.gammainc(a, x).masked_fill_(torch.isposinf(x), 1.0)
+    return torch.where(a > torch.clamp_max(x, 0.0), out, _math.nan)
 
 
 # ===== segment reductions =============================================================

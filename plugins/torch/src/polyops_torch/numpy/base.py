@@ -22,8 +22,9 @@ from polyops.plugin import reference as _reference
 from .._compat import is_compiling as _is_compiling
 from .._compat import is_wrapped as _is_wrapped
 from ..core import TORCH_DTYPES
-from ._common import (_F64, _HALF, _WIDER_BOOL, _flip_dims, _int_division, _max, _min,
-                      _product, _spaced, _to, _valid_index, _widen, _widened)
+from ._common import (_F64, _HALF, _STRIDED, _WIDER_BOOL, _flip_dims, _int_division, _max,
+                      _min, _product, _sparse_operand, _spaced, _to, _valid_index, _widen,
+                      _widened)
 
 
 # ===== creation =====================================================================
@@ -141,12 +142,13 @@ def _sign(x):
         # select cost ~10x torch.sign on a 512x512 CPU input).  Detached: sign's derivative
         # is 0, which no backward graph needs to compute.  (Not an in-place clamp_, a pass
         # less: torch.vmap has no batching rule for it and warns.)
+        # (clamp_max: clamp's max= keyword parse costs a third of a small call)
         if x.requires_grad:
             x = x.detach()
         s = torch.sign(x)
         if _is_compiling() or _is_wrapped(x):  # (torch.vmap has no rule for maximum.out)
-            return torch.maximum(s, torch.clamp(x, max=-2.0))
-        return torch.maximum(s, torch.clamp(x, max=-2.0), out=s)  # a large tensor less
+            return torch.maximum(s, torch.clamp_max(x, -2.0))
+        return torch.maximum(s, torch.clamp_max(x, -2.0), out=s)  # a large tensor less
     return torch.sgn(x) if x.is_complex() else torch.sign(x)
 
 
@@ -251,6 +253,10 @@ def _clip(x, x_min, x_max):
     # core hands Python-number bounds over as 0-d tensors: torch's clamp with tensor bounds
     # is a broadcasting kernel, 4-5x slower than with numbers on a 512x512 CPU input.  Read
     # them back where that is free of side effects (eager, CPU, no gradient, not NaN).
+    # Below _CLAMP_SMALL elements on the CPU the tensor kernel costs less than the checks
+    # and reads (the same values: the branch's own fallback).
+    if x.numel() < _CLAMP_SMALL and x.is_cpu:
+        return torch.clamp(x, x_min, x_max)
     if (type(x_min) is type(x_max) is torch.Tensor and x_min.ndim == 0 == x_max.ndim
             and x_min.is_cpu and x_max.is_cpu and not (x_min.requires_grad or x_max.requires_grad)
             and not _is_compiling()):
@@ -261,6 +267,7 @@ def _clip(x, x_min, x_max):
 
 
 clip = _widened(_clip)
+_CLAMP_SMALL = 1024  # (16x16 float32 CPU: 1.5 us where the reads take 2.5 us)
 
 
 # ===== comparison and logic =========================================================
@@ -314,7 +321,7 @@ min = nonempty(_widened(_min))
 
 def argmax(x, axis, keepdims):
     try:
-        out = torch.argmax(x, dim=axis, keepdim=keepdims)
+        out = torch.argmax(x, axis, keepdims)  # (positional: no keywords to parse)
     except RuntimeError:  # bool and wide unsigned ints
         out = torch.argmax(_widen(x, _WIDER_BOOL), dim=axis, keepdim=keepdims)
     return out.int()
@@ -322,7 +329,7 @@ def argmax(x, axis, keepdims):
 
 def argmin(x, axis, keepdims):
     try:
-        out = torch.argmin(x, dim=axis, keepdim=keepdims)
+        out = torch.argmin(x, axis, keepdims)  # (positional: no keywords to parse)
     except RuntimeError:
         out = torch.argmin(_widen(x, _WIDER_BOOL), dim=axis, keepdim=keepdims)
     return out.int()
@@ -442,6 +449,8 @@ def _get_item_flipped(x, key):
 
 
 def zeros_like(x, dtype):
+    if x.layout is not _STRIDED:  # (torch's would be sparse: `_sparse_operand`)
+        raise _sparse_operand("zeros_like")
     if dtype is None:
         return torch.zeros_like(x)
     return torch.zeros_like(x, dtype=TORCH_DTYPES[standardize_dtype(dtype)])

@@ -12,7 +12,7 @@ import math as _math
 import torch
 
 from .._compat import is_wrapped as _is_wrapped
-from ._common import _F64, _int_division, _to, _widened
+from ._common import _F64, _STRIDED, _int_division, _sparse_operand, _to, _widened
 
 
 # ===== float functions ==============================================================
@@ -64,7 +64,8 @@ hypot = torch.hypot  # inf if either is +-inf, even with a NaN
 
 
 def heaviside(x1, x2):
-    x2 = _to(x2, x1.dtype)
+    if x2.dtype is not x1.dtype:  # (the fast paths' operands agree: no cast call)
+        x2 = _to(x2, x1.dtype)
     if not (x1.requires_grad or x2.requires_grad or _is_wrapped(x1) or _is_wrapped(x2)):
         return torch.where(torch.isnan(x1), x1, torch.heaviside(x1, x2))  # NumPy: NaN for NaN
     # torch.heaviside has no derivative; as a select, autograd gives the true one (0 in x1,
@@ -77,6 +78,8 @@ def heaviside(x1, x2):
 
 
 def ldexp(x1, x2):
+    if x1.layout is not _STRIDED or x2.layout is not _STRIDED:  # (`_sparse_operand`)
+        raise _sparse_operand("ldexp")
     if x1.dtype == _F64:
         # three factors 2**k, each finite (the reference's split): rounding as NumPy's
         n = torch.clamp(x2, -2200, 2200).to(torch.int64)

@@ -14,7 +14,8 @@ from polyops.plugin import pad_index
 from .._compat import is_compiling as _is_compiling
 from .._compat import is_wrapped as _is_wrapped
 from ..core import TORCH_DTYPES
-from ._common import _F32, _F64, _max, _min, _moving, _spaced, _to, _valid_index, _widened
+from ._common import (_F32, _F64, _STRIDED, _max, _min, _moving, _sparse_operand, _spaced, _to,
+                      _valid_index, _widened)
 from .base import full as _full
 from .base import take as _take
 
@@ -59,6 +60,8 @@ def empty(shape, dtype):
 
 
 def empty_like(x, dtype):
+    if x.layout is not _STRIDED:  # (torch's would be sparse: `_sparse_operand`)
+        raise _sparse_operand("empty_like")
     return torch.zeros_like(x, dtype=TORCH_DTYPES[dtype])  # (half torch.zeros' cost)
 
 
@@ -95,7 +98,8 @@ def logspace(start, stop, num, endpoint, base, dtype, axis):
         y, stop = _steps(start, stop, num, endpoint, axis, dtype)
         if endpoint and num > 1:  # the last exponent exactly stop
             y = torch.cat([y.narrow(axis, 0, num - 1), stop], axis)
-    return _to(torch.pow(float(base), y), TORCH_DTYPES[dtype])
+    out, td = torch.pow(float(base), y), TORCH_DTYPES[dtype]
+    return out if out.dtype is td else _to(out, td)  # (a float result: no cast call)
 
 
 def _scalar_steps(start, stop, num, endpoint, dtype):
