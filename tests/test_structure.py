@@ -127,6 +127,32 @@ def test_logical_ops_of_float_tensors_skip_the_cast(name):
             assert not general & set(_python_frames(lambda: ops.where(a, a, b)))
 
 
+def test_all_and_any_of_every_dtype_are_bool(backend):
+    """all/any read every dtype as truth values (NaN true) and answer bool on every
+    backend, whatever dtype the framework's own function returns (torch.all of uint8 is
+    uint8), on the fast path (a native tensor) and the general one (a list)."""
+    data = np.array([[0, 1, 2], [3, 0, 4]])
+    with polyops.use_backend(backend):
+        for dtype in _ALL_DTYPES:
+            if dtype.startswith("complex") and backend == "openvino":
+                continue
+            values = data.astype("float32").copy()
+            if dtype.startswith(("float", "bfloat", "complex")):
+                values[0, 2] = np.nan
+            x = ops.cast(ops.convert_to_tensor(values), dtype)
+            for fn, np_fn in ((ops.all, np.all), (ops.any, np.any)):
+                for axis in (None, 0, 1, ()):
+                    got = fn(x, axis=axis)
+                    want = values != 0 if axis == () else np_fn(values != 0, axis=axis)
+                    assert ops.dtype(got) == "bool", (fn.__name__, dtype, axis)
+                    np.testing.assert_array_equal(ops.convert_to_numpy(got), want,
+                                                  err_msg=f"{fn.__name__} {dtype} {axis}")
+
+
+_ALL_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+               "float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+
+
 def test_fast_path_skips_promotion(backend):
     """Same-dtype native tensors, and a tensor with a Python scalar, never reach the
     general entry (promotion, conversion) on any backend."""

@@ -335,16 +335,23 @@ def argmin(x, axis, keepdims):
     return out.int()
 
 
+# (any dtype read as truth values, NaN true: torch.all/any take the tensor as it is, no
+# cast to bool first; the wide unsigned ints they lack raise, and core's rescue takes the
+# general entry, which casts)
+@any_dtype
 def all(x, axis, keepdims):
     if axis == ():
-        return x
-    return torch.all(x, dim=axis, keepdim=keepdims)
+        return x if x.dtype is torch.bool else x != 0
+    out = torch.all(x, dim=axis, keepdim=keepdims)
+    return out if out.dtype is torch.bool else out.bool()  # (uint8 in, uint8 out)
 
 
+@any_dtype
 def any(x, axis, keepdims):
     if axis == ():
-        return x
-    return torch.any(x, dim=axis, keepdim=keepdims)
+        return x if x.dtype is torch.bool else x != 0
+    out = torch.any(x, dim=axis, keepdim=keepdims)
+    return out if out.dtype is torch.bool else out.bool()  # (uint8 in, uint8 out)
 
 
 def mean(x, axis, keepdims):
