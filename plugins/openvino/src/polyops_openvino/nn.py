@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from ._graph import (HALF_TYPES, T, axes_const, const, copy, etype, ops, padded, run1,
-                     run1_dyn, to)
+                     run1_dyn, run_dyn, to)
+from .numpy._common import _exp, _float_extreme, _mean_of, _nan_aware
 
 _FLOAT = frozenset({T.f16, T.bf16, T.f32, T.f64})
 _NARROW = frozenset({T.i8, T.i16, T.u8, T.u16})
@@ -16,7 +17,10 @@ _NARROW = frozenset({T.i8, T.i16, T.u8, T.u16})
 def _relu_build(x):
     t = etype(x)
     if t in _FLOAT:
-        return ops.select(ops.is_nan(x), x, ops.relu(x))  # NaN propagates, as max(x, 0) does
+        # x <= 0 is false at NaN, which passes through as max(x, 0) passes it (the CPU
+        # plugin's Relu maps NaN to 0): one compare and one select, where IsNaN, Relu and
+        # Select took a runtime node more (the MLP's 10 layers under polyops.jit: 72 -> 62)
+        return ops.select(ops.less_equal(x, const(0, t)), const(0, t), x)
     u = to(x, T.i32) if t in _NARROW else x
     return to(ops.maximum(u, const(0, etype(u))), t)  # exact for int32
 
@@ -94,8 +98,9 @@ def _gelu_make(x, approximate):
 
 
 gelu = _activation("gelu", _gelu_make)
-# (hsigmoid maps NaN to 0 and log_softmax differs from NumPy's formula along an axis with
-# +-inf or NaN: hard_sigmoid and log_softmax use core's references.)
+# (hsigmoid maps NaN to 0: hard_sigmoid uses core's reference.  OpenVINO's LogSoftmax
+# differs from NumPy's formula along an axis with +-inf or NaN: log_softmax below spells
+# the reference's formula out.)
 hard_silu = _activation("hard_silu", lambda x: ops.hswish(x))
 
 
@@ -332,3 +337,52 @@ hard_tanh = _act_nan("hard_tanh", lambda x: _sel(
 hard_shrink = _act_nan("hard_shrink", lambda x, t: _sel(
     ops.less_equal(ops.abs(x), _k(x, t)), _k(x, 0.0), x))
 threshold = _act_nan("threshold", lambda x, t, d: _sel(ops.less_equal(x, _k(x, t)), _k(x, d), x))
+
+
+# ===== log_softmax, rms_normalization, moments =====
+# core's references in one model each (their max, exp, sums and counts as the numpy
+# kernels build them, so the answers stay those of the references).
+
+
+def _log_softmax_build(axis):
+    def build(x):
+        s = ops.subtract(x, _float_extreme(x, [axis], True, ops.reduce_max, -np.inf))  # (max's)
+        return ops.subtract(s, ops.log(ops.reduce_sum(_exp(s), axes_const([axis]), True)))
+
+    return build
+
+
+def log_softmax(x, axis):
+    return run1_dyn(("log_softmax", axis), _log_softmax_build(axis), x)
+
+
+def rms_normalization(x, scale, axis, epsilon):
+    def build(p, *s):
+        t = etype(p)
+        ms = _mean_of(ops.multiply(p, p), axis, True, t)
+        y = ops.multiply(p, ops.divide(const(1.0, t), ops.sqrt(ops.add(ms, const(epsilon, t)))))
+        return ops.multiply(y, s[0]) if s else y
+
+    key = ("rms_normalization", axis, float(epsilon), scale is not None)
+    return run1_dyn(key, build, x, *(() if scale is None else (scale,)))
+
+
+_F16_MAX = 65504.0
+
+
+def moments(x, axes, keepdims, synchronized):
+    def build(p):
+        t = etype(p)
+        u = to(p, T.f32) if t in HALF_TYPES else p  # (exact: the reference's cast)
+        m = _mean_of(u, axes, True, etype(u))
+        c = ops.subtract(u, m)
+        v = _mean_of(ops.multiply(c, c), axes, True, etype(u))
+        if axes and not keepdims:
+            m, v = (ops.squeeze(n, axes_const(axes)) for n in (m, v))
+        if t == T.f16:  # clipped to its range, as Keras (NaN kept, as minimum/maximum)
+            lim = const(_F16_MAX, T.f32)
+            m = _nan_aware(ops.minimum, _nan_aware(ops.maximum, m, const(-_F16_MAX, T.f32)), lim)
+            v = _nan_aware(ops.minimum, v, lim)
+        return [to(m, t), to(v, t)]
+
+    return tuple(run_dyn(("moments", axes, keepdims), build, x))

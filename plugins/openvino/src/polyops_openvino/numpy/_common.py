@@ -292,6 +292,46 @@ def _reduce_plan(x, axis, keepdims):
     return shape, axes, out
 
 
+def _float_extreme(u, axes, keepdims, reduce, inf):
+    """``reduce`` (ReduceMax or ReduceMin) of the float node ``u`` over ``axes`` as max's
+    and min's rule: the CPU plugin's reduction of a slice of only -inf (+inf for min) gives
+    the finite extreme, so the infinity ``inf`` is put back, and it skips NaN, so a slice
+    with one gives NaN."""
+    ax = axes_const(axes)
+    t = etype(u)
+    r = ops.select(ops.reduce_logical_and(ops.equal(u, const(inf, t)), ax, keepdims),
+                   const(inf, t), reduce(u, ax, keepdims))
+    return ops.select(ops.reduce_logical_or(ops.is_nan(u), ax, keepdims), const(np.nan, t), r)
+
+
+def _rounded(n, t):
+    """The f32 node ``n`` rounded to the half float ``t`` and read back: a kernel's result
+    in ``t`` that core's reference hands to its next op (other types: ``n``).  Exact for
+    bfloat16 only: the CPU plugin computes a model's f16 nodes in f32 (see base._moment)."""
+    return ops.convert(ops.convert(n, t), _F32) if t in HALF_TYPES else n
+
+
+def _count(n, axes):
+    """The number of elements of ``n`` over ``axes``, in ``n``'s type (its shape read in
+    the model, which so serves every shape of a rank)."""
+    dims = ops.gather(ops.shape_of(n, "i32"), axes_const(axes), const(0, T.i64))
+    return ops.convert(ops.reduce_prod(dims, const(0, T.i64), False), etype(n))
+
+
+def _mean_of(u, axes, keepdims, t):
+    """core's ``mean`` reference on ``u`` (``t`` computed in f32): the sum, rounded to
+    ``t``, divided by the count (no axes: ``u``, a division by 1)."""
+    if not axes:
+        return u
+    return ops.divide(_rounded(ops.reduce_sum(u, axes_const(axes), keepdims), t), _count(u, axes))
+
+
+def _var_of(u, axes, keepdims, t):
+    """core's ``var`` reference: ``mean(square(x - mean(x)))``, each step rounded to ``t``."""
+    c = _rounded(ops.subtract(u, _rounded(_mean_of(u, axes, True, t), t)), t)
+    return _mean_of(_rounded(ops.multiply(c, c), t), axes, keepdims, t)
+
+
 def _slice(x, starts, stops, axes):
     n = len(starts)
     return ops.slice(x, axes_const(starts), axes_const(stops), axes_const([1] * n), axes_const(axes))

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from polyops._dtypes import standardize_dtype
 from polyops.plugin import any_dtype
 
 from .._graph import HALF_TYPES, T, axes_const, const, etype, is_lazy, ops, padded, run, run1
@@ -18,7 +19,7 @@ from ._common import (
     _F32, _FLOAT, _I32, _UNSIGNED, _WIDE_INT, _binary, _binary_build, _bmax, _conv,
     _cpu_type, _eq, _exp, _extremum, _flip, _float_divmod, _int_divmod, _kind, _lt,
     _nan_aware, _nonzero, _reduce_plan, _slice, _unary, _unary_build, _unflip, _bits32, _wide,
-    _kept, _move, _reverse,
+    _kept, _move, _reverse, _mean_of, _rounded, _var_of, _float_extreme,
 )
 
 
@@ -71,6 +72,27 @@ def arange(start, stop, step, dtype):
     return np.arange(start, stop, step, dtype=_np_dtype(dtype))
 
 
+# the *_like ops fill on the host, as full (a constant in a model polyops.jit records)
+def _like(x, value, dtype):
+    return np.full(x.shape, value, x.dtype if dtype is None else _np_dtype(standardize_dtype(dtype)))
+
+
+def zeros_like(x, dtype):
+    return _like(x, 0, dtype)
+
+
+def ones_like(x, dtype):
+    return _like(x, 1, dtype)
+
+
+def full_like(x, fill_value, dtype):
+    if not isinstance(fill_value, (int, float, np.number, np.bool_)):  # (a tensor fill)
+        from polyops.plugin import reference
+
+        return reference("full_like")(x, fill_value, dtype)
+    return _like(x, fill_value, dtype)
+
+
 # ===== elementwise ==================================================================
 
 
@@ -107,6 +129,7 @@ tanh = _unary("tanh", ops.tanh)
 sign = _unary("sign", _sign)
 floor = _unary("floor", ops.floor)
 ceil = _unary("ceil", ops.ceiling)
+square = _unary("square", lambda u: ops.multiply(u, u))  # (multiply's model of x, x)
 
 
 def _round_build(decimals):
@@ -220,6 +243,19 @@ def minimum(x1, x2):
 
 _max_build = _extremum(ops.maximum)
 _min_build = _extremum(ops.minimum)
+
+
+def _clip_build(x, lo, hi):
+    return _min_build(_max_build(x, lo), hi)
+
+
+def clip(x, x_min, x_max):
+    if x_min is None or x_max is None:
+        from polyops.plugin import reference
+
+        return reference("clip")(x, x_min, x_max)
+    # core's minimum(maximum(x, x_min), x_max) in one model (NaN kept as there)
+    return run1_dyn(("clip",), _clip_build, x, x_min, x_max)
 
 
 # ===== comparison and logic =========================================================
@@ -350,17 +386,8 @@ def _ext_reduce(name, float_fn, fn, bool_fn, int_pad):
             u = _cpu_type(p)
             ut = etype(u)
             if t in _FLOAT:
-                if axes:
-                    r = float_fn(u, axes_const(axes), keepdims)
-                    # the CPU plugin's f32 ReduceMax/Min of a slice of only -inf/+inf gives
-                    # the finite extreme: put the infinity back
-                    inf = const(-np.inf if fn is ops.maximum else np.inf, ut)
-                    only_inf = ops.reduce_logical_and(ops.equal(u, inf), axes_const(axes), keepdims)
-                    r = ops.select(only_inf, inf, r)
-                    has_nan = ops.reduce_logical_or(ops.is_nan(u), axes_const(axes), keepdims)
-                    r = ops.select(has_nan, const(np.nan, ut), r)
-                else:
-                    r = u
+                inf = -np.inf if fn is ops.maximum else np.inf
+                r = _float_extreme(u, axes, keepdims, float_fn, inf) if axes else u
                 if init is not None:
                     r = _nan_aware(fn, r, const(np.asarray(init, np.float32), ut))
                 return _conv(r, t)
@@ -443,6 +470,33 @@ all = _logic_reduce("all", ops.reduce_logical_and, True)
 any = _logic_reduce("any", ops.reduce_logical_or, False)
 
 
+# mean, var, std: core's references (sum / count...) in one model, each step rounded to
+# the dtype as there (see _common._mean_of); the count is read from the shape in the model.
+# float16 keeps the references: the CPU plugin computes a model's f16 nodes in f32, so a
+# Convert to f16 inside a model does not round (a f16 mean differed in the last bit).
+def _moment(name, make):
+    def kernel(x, axis, keepdims):
+        if x.dtype == np.float16:
+            from polyops.plugin import reference
+
+            return reference(name)(x, axis, keepdims)
+        axes = _reduce_plan(x, axis, keepdims)[1]
+
+        def build(p):
+            t = etype(p)
+            return _conv(make(_cpu_type(p), axes, keepdims, t), t)
+
+        return run1_dyn((name, axes, keepdims), build, x)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+mean = _moment("mean", _mean_of)
+var = _moment("var", _var_of)
+std = _moment("std", lambda u, axes, keepdims, t: ops.sqrt(_rounded(_var_of(u, axes, keepdims, t), t)))
+
+
 # ===== shape ========================================================================
 
 
@@ -466,6 +520,21 @@ def transpose(x, axes):
         return ops.transpose(p, axes_const(axes))
 
     return run1_dyn(("transpose", axes), build, x)
+
+
+def expand_dims(x, axis):
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    nd = x.ndim + len(axes)
+    axes = {int(a) % nd for a in axes}
+    dims = iter(x.shape)
+    return reshape(x, tuple(1 if i in axes else next(dims) for i in range(nd)))  # (host, or a node)
+
+
+def squeeze(x, axis):
+    if axis is None:
+        return reshape(x, tuple(d for d in x.shape if d != 1))
+    axes = {int(a) % x.ndim for a in (axis if isinstance(axis, (tuple, list)) else (axis,))}
+    return reshape(x, tuple(d for i, d in enumerate(x.shape) if i not in axes))
 
 
 def concatenate(xs, axis):

@@ -13,7 +13,7 @@ from .._graph import T, axes_const, const, etype, ops, run1
 from .._graph import copy as _copy
 from ..core import _np_dtype
 from ..core import cast as _cast
-from ._common import _I32, _bits32, _kept, _move, _wide
+from ._common import _I32, _bits32, _conv, _cpu_type, _kept, _kind, _move, _wide
 from .base import take as _take
 
 
@@ -183,3 +183,26 @@ def pad(x, pad_width, mode, constant_values):
     if plan is None:
         return _copy(x)
     return _move(plan[0], plan[1], x)
+
+
+def trace(x, offset, axis1, axis2):
+    if _kind(x) != "f":  # (ints and bools accumulate in 32 bits: core's reference)
+        return reference("trace")(x, offset, axis1, axis2)
+    shape = x.shape
+    n, m = shape[axis1], shape[axis2]
+    k = builtins.max(0, builtins.min(n, m - offset) if offset >= 0 else builtins.min(n + offset, m))
+    rest = [i for i in range(x.ndim) if i not in (axis1, axis2)]
+    if not k:
+        return np.zeros(tuple(shape[i] for i in rest), x.dtype)
+    i = np.arange(k)
+    flat = i * m + i + offset if offset >= 0 else (i - offset) * m + i
+
+    def build(p):
+        # core's diagonal (a Gather of the flattened planes) and sum, in one model
+        t = etype(p)
+        p = ops.transpose(_cpu_type(p), axes_const(rest + [axis1, axis2]))
+        p = ops.reshape(p, axes_const([shape[j] for j in rest] + [n * m]), False)
+        d = ops.gather(p, axes_const(flat), const(len(rest), T.i64))
+        return _conv(ops.reduce_sum(d, axes_const([len(rest)]), False), t)
+
+    return run1(("trace", offset, axis1, axis2), build, x)

@@ -12,7 +12,27 @@ from .._graph import T, axes_const, const, ops
 from .._graph import copy as _copy
 from ._common import _bmax, _move, _reverse
 from .base import concatenate as _concatenate
+from .base import reshape as _reshape
 from .base import transpose as _transpose
+
+
+# ravel, swapaxes, moveaxis: reshape's and transpose's kernels (eagerly a layout change
+# on the host, as those; a Reshape/Transpose node under polyops.jit)
+def ravel(x):
+    return _reshape(x, (math.prod(x.shape),))
+
+
+def swapaxes(x, axis1, axis2):
+    perm = list(range(x.ndim))
+    perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
+    return _transpose(x, tuple(perm))
+
+
+def moveaxis(x, source, destination):
+    order = [a for a in range(x.ndim) if a not in source]
+    for d, s in sorted(zip(destination, source)):
+        order.insert(d, s)
+    return _transpose(x, tuple(order))
 
 
 def fliplr(x):
