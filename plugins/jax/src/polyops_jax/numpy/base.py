@@ -48,6 +48,28 @@ def zeros(shape, dtype):
     return jnp.zeros(shape, JAX_DTYPES[dtype])
 
 
+def ones(shape, dtype):
+    return jnp.ones(shape, JAX_DTYPES[dtype])
+
+
+def _like(x, dtype):
+    """The dtype of a ``*_like`` result: ``dtype`` as given (these ops have no prepare),
+    None meaning x's."""
+    return x.dtype if dtype is None else JAX_DTYPES[standardize_dtype(dtype)]
+
+
+def full_like(x, fill_value, dtype):
+    return jnp.full(x.shape, fill_value, _like(x, dtype))
+
+
+def zeros_like(x, dtype):
+    return jnp.zeros(x.shape, _like(x, dtype))
+
+
+def ones_like(x, dtype):
+    return jnp.ones(x.shape, _like(x, dtype))
+
+
 # eye validates its raw arguments (no prepare): core's reference, compiled (the arguments
 # are static; a jnp.eye of the same values)
 eye = _compiled_reference("eye", 0, 1, 2, 3)

@@ -42,6 +42,14 @@ def full(shape, fill_value, dtype):
         return torch.full(shape, fill_value, dtype=wide).to(td)
 
 
+def zeros(shape, dtype):
+    return torch.zeros(shape, dtype=TORCH_DTYPES[dtype])
+
+
+def ones(shape, dtype):
+    return torch.ones(shape, dtype=TORCH_DTYPES[dtype])
+
+
 def full_like(x, fill_value, dtype):
     td = x.dtype if dtype is None else TORCH_DTYPES[standardize_dtype(dtype)]
     try:
