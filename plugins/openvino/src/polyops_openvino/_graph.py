@@ -22,7 +22,9 @@ arrays (bfloat16 as ml_dtypes).
   shape plan): one static model per ``(key, shapes, dtypes)``.
 
 The cache holds at most ``POLYOPS_OPENVINO_CACHE_SIZE`` compiled models (default 1024,
-~0.4 MiB each; ``set_cache_size``), evicting the least recently used.
+~0.4 MiB each; ``set_cache_size``), evicting the least recently used; each model keeps
+what the CPU plugin prepares for at most ``POLYOPS_OPENVINO_SHAPE_CACHE`` input shapes
+(default 64).
 
 Under ``polyops.jit`` (see ``_jit``) the inputs may be `Lazy` tensors: nodes of the
 model being recorded.  ``run`` then compiles nothing: it calls ``build`` on the
@@ -96,11 +98,17 @@ FLOATS = frozenset({T.f16, T.bf16, T.f32, T.f64})
 # model kept its own executor threads (2 on this machine), so a cache of a few thousand
 # models held thousands of threads, and destroying them took minutes.  It also halves a
 # small model's latency (35 us against 61 us for a 256-element add+sin).
+# CPU_RUNTIME_CACHE_CAPACITY: the shapes a model keeps the CPU plugin's prepared primitives
+# for (its default, 5000, let a dynamic matmul of 1 MiB inputs with weights as an input grow
+# the process by ~1 MiB a new shape: 420 MiB over 1,000 shapes); a shape evicted from it is
+# prepared again, as a new one (POLYOPS_OPENVINO_SHAPE_CACHE, default 64 a model).
 _CONFIG = {
     "INFERENCE_PRECISION_HINT": "f32",
     "EXECUTION_MODE_HINT": "ACCURACY",
     "PERFORMANCE_HINT": "LATENCY",
     "NUM_STREAMS": "0",
+    "CPU_RUNTIME_CACHE_CAPACITY": str(int(os.environ.get("POLYOPS_OPENVINO_SHAPE_CACHE", "")
+                                          or 64)),
 }
 # Large calls (inputs of _THREADED_MIN bytes or more: a 256x256 float32 matmul) run a model
 # compiled with one stream, whose executor threads share the work (matmul 256x256: 180 us
@@ -547,8 +555,10 @@ def run1_dyn(key, build, *inputs):
 # rows, softmax's slices across its axis) may pad that dim with zeros up to a bucket of
 # four sizes an octave, and drop the extra slices of the result: a sweep of sizes meets a
 # few shapes, at up to 25% more work.  Not for inputs over PAD_MAX bytes, whose compute
-# outweighs the preparation.
-PAD_MAX = 1 << 18
+# outweighs the preparation, and whose copy into the padded array shows in every call (a
+# (4001, 64) @ (64, 32) matmul: 256 us, padded 410 us; at (2001, 64), 512 KiB, 177 us
+# either way, and a new shape costs 5x that unpadded, 1.0x padded).
+PAD_MAX = 1 << 19
 
 
 def bucket(n):
