@@ -1269,7 +1269,7 @@ def main(argv=None):
     print(text)
     out = Path(args.output)
     old = out.read_text() if out.exists() else ""
-    for part in ("catalogue", "coldstart", "compiled"):  # (catalogue.py's, coldstart.py's, compiled.py's)
+    for part in ("catalogue", "coldstart", "compiled", "openvino-shapes"):  # (their scripts')
         begin, end = f"<!-- {part}: begin -->", f"<!-- {part}: end -->"
         if begin in old and end in old:
             text = (text.rstrip() + "\n\n" + begin + old.split(begin, 1)[1].split(end, 1)[0]
