@@ -28,12 +28,10 @@ _LAYOUTS = frozenset((torch.sparse_coo, torch.sparse_csr, torch.sparse_csc, torc
 # ops whose torch function takes a sparse tensor and answers otherwise than the rule (found
 # by tests/test_sparse_torch.py: a sparse result where the rule's is dense, or, for cross,
 # other values); core guards every reference too (a composition of ops)
-# (zeros_like, empty_like, ldexp, nan_to_num, swapaxes, moveaxis and cross check their
-# operands' layout themselves: no wrapper frame on dense calls, numpy/_common.py)
 guarded = frozenset((
-    "sum", "nansum", "signbit", "get_item", "relu",
-    "isinf", "isnan", "isneginf", "isposinf", "view", "array", "pad",
-    "diff", "repeat", "tensordot", "tanh_shrink",
+    "sum", "nansum", "signbit", "zeros_like", "empty_like", "get_item", "relu", "ldexp",
+    "isinf", "isnan", "isneginf", "isposinf", "nan_to_num", "view", "array", "pad",
+    "swapaxes", "moveaxis", "diff", "repeat", "tensordot", "cross", "tanh_shrink",
     "rms_normalization", "layer_normalization", "erf", "erfinv", "stop_gradient",
 ))
 

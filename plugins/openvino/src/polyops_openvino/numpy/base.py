@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from polyops._dtypes import standardize_dtype
+from polyops import standardize_dtype
 from polyops.plugin import any_dtype
 
 from .._graph import HALF_TYPES, T, axes_const, const, etype, is_lazy, ops, padded, run, run1

@@ -20,15 +20,6 @@ from ..core import TORCH_DTYPES
 _HALF = (torch.float16, torch.bfloat16)
 _F32 = torch.float32
 _F64 = torch.float64
-_STRIDED = torch.strided
-
-
-def _sparse_operand(name):
-    """The error a kernel raises for a sparse operand that its torch function would take and
-    answer otherwise than the rule: core rescues the failure (the sparse dispatch), as it
-    does behind the operand check of an op in ``_sparse.guarded``, which costs a wrapper
-    frame on every dense call where ``x.layout is not _STRIDED`` inline costs ~40 ns."""
-    return TypeError(f"{name}: a sparse operand")
 
 
 # ===== wider dtypes =================================================================

@@ -22,9 +22,8 @@ from polyops.plugin import reference as _reference
 from .._compat import is_compiling as _is_compiling
 from .._compat import is_wrapped as _is_wrapped
 from ..core import TORCH_DTYPES
-from ._common import (_F64, _HALF, _STRIDED, _WIDER_BOOL, _flip_dims, _int_division, _max,
-                      _min, _product, _sparse_operand, _spaced, _to, _valid_index, _widen,
-                      _widened)
+from ._common import (_F64, _HALF, _WIDER_BOOL, _flip_dims, _int_division, _max, _min,
+                      _product, _spaced, _to, _valid_index, _widen, _widened)
 
 
 # ===== creation =====================================================================
@@ -464,8 +463,6 @@ def _get_item_flipped(x, key):
 
 
 def zeros_like(x, dtype):
-    if x.layout is not _STRIDED:  # (torch's would be sparse: `_sparse_operand`)
-        raise _sparse_operand("zeros_like")
     if dtype is None:
         return torch.zeros_like(x)
     return torch.zeros_like(x, dtype=TORCH_DTYPES[standardize_dtype(dtype)])

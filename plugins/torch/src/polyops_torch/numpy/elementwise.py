@@ -12,7 +12,7 @@ import math as _math
 import torch
 
 from .._compat import is_wrapped as _is_wrapped
-from ._common import _F64, _STRIDED, _int_division, _sparse_operand, _to, _widened
+from ._common import _F64, _int_division, _to, _widened
 
 
 # ===== float functions ==============================================================
@@ -78,8 +78,6 @@ def heaviside(x1, x2):
 
 
 def ldexp(x1, x2):
-    if x1.layout is not _STRIDED or x2.layout is not _STRIDED:  # (`_sparse_operand`)
-        raise _sparse_operand("ldexp")
     if x1.dtype == _F64:
         # three factors 2**k, each finite (the reference's split): rounding as NumPy's
         n = torch.clamp(x2, -2200, 2200).to(torch.int64)

@@ -14,8 +14,7 @@ from polyops.plugin import pad_index
 from .._compat import is_compiling as _is_compiling
 from .._compat import is_wrapped as _is_wrapped
 from ..core import TORCH_DTYPES
-from ._common import (_F32, _F64, _STRIDED, _max, _min, _moving, _sparse_operand, _spaced, _to,
-                      _valid_index, _widened)
+from ._common import _F32, _F64, _max, _min, _moving, _spaced, _to, _valid_index, _widened
 from .base import full as _full
 from .base import take as _take
 
@@ -60,8 +59,6 @@ def empty(shape, dtype):
 
 
 def empty_like(x, dtype):
-    if x.layout is not _STRIDED:  # (torch's would be sparse: `_sparse_operand`)
-        raise _sparse_operand("empty_like")
     return torch.zeros_like(x, dtype=TORCH_DTYPES[dtype])  # (half torch.zeros' cost)
 
 

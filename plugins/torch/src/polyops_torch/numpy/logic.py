@@ -10,7 +10,7 @@ import torch
 from polyops.plugin import any_dtype, nonempty
 
 from ..core import TORCH_DTYPES
-from ._common import _STRIDED, _sparse_operand, _widened
+from ._common import _widened
 
 
 # ===== bitwise ops, shifts, bit views ===============================================
@@ -86,8 +86,6 @@ def allclose(x1, x2, rtol, atol, equal_nan):
 
 
 def nan_to_num(x, nan, posinf, neginf):
-    if x.layout is not _STRIDED:  # (torch's would be sparse: `_sparse_operand`)
-        raise _sparse_operand("nan_to_num")
     if not (x.is_floating_point() or x.is_complex()):
         return x
     return torch.nan_to_num(x, nan, posinf, neginf)  # complex: each part

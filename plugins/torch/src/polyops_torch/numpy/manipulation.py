@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import torch
 
-from ._common import _STRIDED, _flip_dims, _moving, _sparse_operand, _widened
+from ._common import _flip_dims, _moving, _widened
 
 
 # ===== rearranging ==================================================================
@@ -22,17 +22,10 @@ def flipud(x):
     return _flip_dims(x, (0,))
 
 
-# (a sparse x: torch's result would be sparse, the rule's is dense; see `_sparse_operand`)
-def swapaxes(x, axis1, axis2):
-    if x.layout is not _STRIDED:
-        raise _sparse_operand("swapaxes")
-    return torch.swapaxes(x, axis1, axis2)
+swapaxes = torch.swapaxes
 
 
-def moveaxis(x, source, destination):
-    if x.layout is not _STRIDED:
-        raise _sparse_operand("moveaxis")
-    return torch.movedim(x, source, destination)
+moveaxis = torch.movedim
 
 
 def _rot90(array, k, axes):

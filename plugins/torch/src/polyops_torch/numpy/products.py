@@ -12,7 +12,7 @@ from polyops.plugin import reference as _reference
 
 from .._compat import is_compiling as _is_compiling
 from ..core import TORCH_DTYPES
-from ._common import _F64, _STRIDED, _product, _sparse_operand, _widened
+from ._common import _F64, _product, _widened
 
 
 # ===== products =====================================================================
@@ -46,8 +46,6 @@ def tensordot(x1, x2, axes):
 
 
 def cross(x1, x2, axisa, axisb, axisc, axis):
-    if x1.layout is not _STRIDED or x2.layout is not _STRIDED:  # (other values: `_sparse_operand`)
-        raise _sparse_operand("cross")
     if x1.shape[axisa] == 3 and x2.shape[axisb] == 3:
         try:
             if x1.ndim == x2.ndim and axisa == axisb:  # the common case: no moves
